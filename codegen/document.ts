@@ -59,6 +59,7 @@ export const NAMESPACES = [
   'rpc',
   'txpool',
   'admin',
+  'ots',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

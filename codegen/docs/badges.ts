@@ -29,6 +29,7 @@ const EXTENSION_SOURCE: Readonly<Record<string, string>> = {
   geth: 'geth and core-geth',
   openethereum: 'OpenEthereum (Parity), as core-geth serves it',
   anvil: "Foundry's Anvil (with Hardhat's aliases)",
+  otterscan: "Otterscan's API as Erigon and Anvil serve it",
 };
 
 export function extensionBadge(method: MethodView): Html {

@@ -48,8 +48,8 @@ export interface MethodView {
   readonly examples: readonly ExampleView[];
   readonly unavailable?: string;
   /**
-   * Beyond the spec's catalog: whose API the method follows (`x-extension`: "geth", "openethereum", "anvil"), so a
-   * reader knows it is not in the spec and where its shapes come from.
+   * Beyond the spec's catalog: whose API the method follows (`x-extension`: "geth", "openethereum", "anvil",
+   * "otterscan"), so a reader knows it is not in the spec and where its shapes come from.
    */
   readonly extension?: string;
   readonly transport: Transport;

@@ -424,6 +424,35 @@ export interface AdminHandlers<Ctx> {
   admin_removeTrustedPeer(params: T.AdminRemoveTrustedPeerParams, ctx: Ctx): MaybePromise<T.AdminRemoveTrustedPeerResult>;
 }
 
+export interface OtsHandlers<Ctx> {
+  /** A block's header fields (Erigon's), which Otterscan probes before connecting. */
+  erigon_getHeaderByNumber(params: T.ErigonGetHeaderByNumberParams, ctx: Ctx): MaybePromise<T.ErigonGetHeaderByNumberResult>;
+  /** The Otterscan API level this node serves. */
+  ots_getApiLevel(params: T.OtsGetApiLevelParams, ctx: Ctx): MaybePromise<T.OtsGetApiLevelResult>;
+  /** A block's header, issuance and fees, without its transactions. */
+  ots_getBlockDetails(params: T.OtsGetBlockDetailsParams, ctx: Ctx): MaybePromise<T.OtsGetBlockDetailsResult>;
+  /** ots_getBlockDetails for a block hash. */
+  ots_getBlockDetailsByHash(params: T.OtsGetBlockDetailsByHashParams, ctx: Ctx): MaybePromise<T.OtsGetBlockDetailsByHashResult>;
+  /** One page of a block's transactions with their receipts. */
+  ots_getBlockTransactions(params: T.OtsGetBlockTransactionsParams, ctx: Ctx): MaybePromise<T.OtsGetBlockTransactionsResult>;
+  /** The transaction and the address that created a contract. */
+  ots_getContractCreator(params: T.OtsGetContractCreatorParams, ctx: Ctx): MaybePromise<T.OtsGetContractCreatorResult>;
+  /** Value transfers, creations and self-destructs made by code inside a transaction. */
+  ots_getInternalOperations(params: T.OtsGetInternalOperationsParams, ctx: Ctx): MaybePromise<T.OtsGetInternalOperationsResult>;
+  /** The hash of the transaction a sender sent with a nonce. */
+  ots_getTransactionBySenderAndNonce(params: T.OtsGetTransactionBySenderAndNonceParams, ctx: Ctx): MaybePromise<T.OtsGetTransactionBySenderAndNonceResult>;
+  /** A mined transaction's revert data. */
+  ots_getTransactionError(params: T.OtsGetTransactionErrorParams, ctx: Ctx): MaybePromise<T.OtsGetTransactionErrorResult>;
+  /** Whether an address holds code at a block. */
+  ots_hasCode(params: T.OtsHasCodeParams, ctx: Ctx): MaybePromise<T.OtsHasCodeResult>;
+  /** An address's transactions in blocks after a block, newest first. */
+  ots_searchTransactionsAfter(params: T.OtsSearchTransactionsAfterParams, ctx: Ctx): MaybePromise<T.OtsSearchTransactionsAfterResult>;
+  /** An address's transactions in blocks before a block, newest first. */
+  ots_searchTransactionsBefore(params: T.OtsSearchTransactionsBeforeParams, ctx: Ctx): MaybePromise<T.OtsSearchTransactionsBeforeResult>;
+  /** A transaction's call tree as a list of frames with their depth. */
+  ots_traceTransaction(params: T.OtsTraceTransactionParams, ctx: Ctx): MaybePromise<T.OtsTraceTransactionResult>;
+}
+
 export interface Handlers<Ctx> {
   eth: EthHandlers<Ctx>;
   web3: Web3Handlers<Ctx>;
@@ -441,4 +470,5 @@ export interface Handlers<Ctx> {
   rpc: RpcHandlers<Ctx>;
   txpool: TxpoolHandlers<Ctx>;
   admin: AdminHandlers<Ctx>;
+  ots: OtsHandlers<Ctx>;
 }

@@ -12929,6 +12929,893 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           }
         }
       ]
+    },
+    {
+      "name": "ots_getApiLevel",
+      "x-extension": "otterscan",
+      "summary": "The Otterscan API level this node serves.",
+      "description": "8, the level Otterscan requires (Erigon's and Anvil's answer).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [],
+      "result": {
+        "name": "level",
+        "schema": {
+          "type": "integer"
+        }
+      },
+      "examples": [
+        {
+          "name": "level",
+          "params": [],
+          "result": {
+            "name": "result",
+            "value": 8
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_hasCode",
+      "x-extension": "otterscan",
+      "summary": "Whether an address holds code at a block.",
+      "description": "true when eth_getCode would answer non-empty code, without sending the code.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          },
+          "description": "The account."
+        },
+        {
+          "name": "block",
+          "required": true,
+          "schema": {
+            "oneOf": [
+              {
+                "type": "integer",
+                "minimum": 0
+              },
+              {
+                "$ref": "#/components/schemas/BlockNumberOrTagOrHash"
+              }
+            ]
+          },
+          "description": "The block whose post-state is read: a JSON integer (as Otterscan sends it), a hex number, a tag or a hash."
+        }
+      ],
+      "result": {
+        "name": "hasCode",
+        "schema": {
+          "type": "boolean"
+        }
+      },
+      "errors": [
+        {
+          "$ref": "#/components/errors/BlockNotFound"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a contract",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+            },
+            {
+              "name": "block",
+              "value": "latest"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": true
+          }
+        },
+        {
+          "name": "an account",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "block",
+              "value": 3
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": false
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_getBlockDetails",
+      "x-extension": "otterscan",
+      "summary": "A block's header, issuance and fees, without its transactions.",
+      "description": "null for a block this node does not have. issuance follows the chain's rules (ECIP-1017 eras on ETC): blockReward is the miner's, uncle inclusion rewards included; uncleReward the uncles' miners'. totalFees is the sum of gasUsed × gasPrice (no base fee on ETC).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "number",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/OtsBlockNumber"
+          },
+          "description": "The block number (a JSON integer as Otterscan sends it, a hex number or a tag)."
+        }
+      ],
+      "result": {
+        "name": "details",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/OtsBlockDetails"
+            }
+          ]
+        }
+      },
+      "examples": [
+        {
+          "name": "a block with one transaction",
+          "params": [
+            {
+              "name": "number",
+              "value": 5
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "block": {
+                "number": "0x5",
+                "hash": "0xabababababababababababababababababababababababababababababababab",
+                "parentHash": "0xefefefefefefefefefefefefefefefefefefefefefefefefefefefefefefefef",
+                "timestamp": "0x6b08a45f",
+                "miner": "0x000000000000000000000000000000000000c0de",
+                "transactionCount": 1,
+                "logsBloom": null
+              },
+              "issuance": {
+                "blockReward": "0x4563918244f40000",
+                "uncleReward": "0x0",
+                "issuance": "0x4563918244f40000"
+              },
+              "totalFees": "0x13198a1ea800"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_getBlockDetailsByHash",
+      "x-extension": "otterscan",
+      "summary": "ots_getBlockDetails for a block hash.",
+      "description": "null for a hash this node does not have.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "blockHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "The block hash."
+        }
+      ],
+      "result": {
+        "name": "details",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/OtsBlockDetails"
+            }
+          ]
+        }
+      },
+      "examples": [
+        {
+          "name": "unknown block",
+          "params": [
+            {
+              "name": "blockHash",
+              "value": "0xabababababababababababababababababababababababababababababababab"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_getBlockTransactions",
+      "x-extension": "otterscan",
+      "summary": "One page of a block's transactions with their receipts.",
+      "description": "Pages count from the block's end as Erigon does: page 0 holds the last pageSize transactions, page 1 the pageSize before them, and so on, each page in block order. Transaction inputs are cut to their 4-byte selector and receipts carry logs and logsBloom as null; fullblock.transactionCount is the block's whole count. null for an unknown block.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "number",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/OtsBlockNumber"
+          },
+          "description": "The block number."
+        },
+        {
+          "name": "pageNumber",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "description": "The page, 0 = the block's last transactions."
+        },
+        {
+          "name": "pageSize",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000
+          },
+          "description": "Transactions per page (at most 1000)."
+        }
+      ],
+      "result": {
+        "name": "page",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/OtsBlockTransactions"
+            }
+          ]
+        }
+      },
+      "examples": [
+        {
+          "name": "the one transaction of block 5",
+          "params": [
+            {
+              "name": "number",
+              "value": 5
+            },
+            {
+              "name": "pageNumber",
+              "value": 0
+            },
+            {
+              "name": "pageSize",
+              "value": 25
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "fullblock": {
+                "number": "0x5",
+                "hash": "0xabababababababababababababababababababababababababababababababab",
+                "parentHash": "0xefefefefefefefefefefefefefefefefefefefefefefefefefefefefefefefef",
+                "timestamp": "0x6b08a45f",
+                "miner": "0x000000000000000000000000000000000000c0de",
+                "transactionCount": 1,
+                "logsBloom": null,
+                "transactions": [
+                  {
+                    "type": "0x0",
+                    "hash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                    "nonce": "0x4",
+                    "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                    "blockNumber": "0x5",
+                    "transactionIndex": "0x0",
+                    "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                    "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                    "value": "0x1",
+                    "gas": "0x5208",
+                    "gasPrice": "0x3b9aca00",
+                    "input": "0x",
+                    "v": "0xa95",
+                    "r": "0x1",
+                    "s": "0x2",
+                    "chainId": "0x539"
+                  }
+                ]
+              },
+              "receipts": [
+                {
+                  "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                  "blockNumber": "0x5",
+                  "gasUsed": "0x5208",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "status": "0x1",
+                  "logs": null,
+                  "logsBloom": null
+                }
+              ]
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_getTransactionError",
+      "x-extension": "otterscan",
+      "summary": "A mined transaction's revert data.",
+      "description": "The raw output of a failed transaction's top frame (ABI-encoded Error(string), Panic(uint256) or a custom error); 0x when it succeeded or failed without data (out of gas, an invalid opcode). The transaction is replayed to read it.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "The transaction hash."
+        }
+      ],
+      "result": {
+        "name": "revertData",
+        "schema": {
+          "$ref": "#/components/schemas/bytes"
+        }
+      },
+      "errors": [
+        {
+          "code": -32000,
+          "message": "transaction 0x… not found"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a revert with reason \"nope\"",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0x08c379a0000000000000000000000000000000000000000000000000000000000000002000000000000000000000000000000000000000000000000000000000000000046e6f706500000000000000000000000000000000000000000000000000000000"
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_getInternalOperations",
+      "x-extension": "otterscan",
+      "summary": "Value transfers, creations and self-destructs made by code inside a transaction.",
+      "description": "From the transaction's call frames below its own (the top-level transfer or creation is the transaction itself, as Erigon answers; Anvil also lists it), in execution order, including frames that later reverted: CALLs with value (0), SELFDESTRUCTs (1), CREATEs (2) and CREATE2s (3).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "The transaction hash."
+        }
+      ],
+      "result": {
+        "name": "operations",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/OtsInternalOperation"
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32000,
+          "message": "transaction 0x… not found"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a contract that creates a child with 5 wei",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "type": 2,
+                "from": "0x5fbdb2315678afecb367f032d93f642f64180aa3",
+                "to": "0xd8058efe0198ae9dd7d563e1b4938dcbc86a1f81",
+                "value": "0x5"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_traceTransaction",
+      "x-extension": "otterscan",
+      "summary": "A transaction's call tree as a list of frames with their depth.",
+      "description": "Every frame in execution order, depth 0 being the transaction's own (CREATE for a deployment); calls to precompiles are left out, as Erigon does. Anvil leaves out creations and self-destructs, and gives DELEGATECALL and STATICCALL a value; here they have null, as in Erigon.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transactionHash",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "description": "The transaction hash."
+        }
+      ],
+      "result": {
+        "name": "entries",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/OtsTraceEntry"
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32000,
+          "message": "transaction 0x… not found"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a plain transfer",
+          "params": [
+            {
+              "name": "transactionHash",
+              "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": [
+              {
+                "type": "CALL",
+                "depth": 0,
+                "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0xde0b6b3a7640000",
+                "input": "0x",
+                "output": "0x"
+              }
+            ]
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_getContractCreator",
+      "x-extension": "otterscan",
+      "summary": "The transaction and the address that created a contract.",
+      "description": "null when the address holds no code now (an account, or a destroyed contract) or got it in the genesis block. The block where the code appeared is found by bisecting the state by block (the node needs the state of those blocks: -32004 where it does not hold it), then replayed to find the creating frame.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          },
+          "description": "The contract."
+        }
+      ],
+      "result": {
+        "name": "creator",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/OtsContractCreator"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "code": -32004,
+          "message": "<what this node does not hold>"
+        },
+        {
+          "$ref": "#/components/errors/TraceLimitExceeded"
+        }
+      ],
+      "examples": [
+        {
+          "name": "a contract deployed by a transaction",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "hash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+              "creator": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_getTransactionBySenderAndNonce",
+      "x-extension": "otterscan",
+      "summary": "The hash of the transaction a sender sent with a nonce.",
+      "description": "null when no mined transaction of the sender has that nonce. The block is found by bisecting the sender's nonce by block (-32004 where this node does not hold that state).",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "sender",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          },
+          "description": "The sender."
+        },
+        {
+          "name": "nonce",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/OtsQuantity"
+          },
+          "description": "The nonce."
+        }
+      ],
+      "result": {
+        "name": "transactionHash",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/hash32"
+            }
+          ]
+        }
+      },
+      "errors": [
+        {
+          "code": -32004,
+          "message": "<what this node does not hold>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "the fourth transaction of a sender",
+          "params": [
+            {
+              "name": "sender",
+              "value": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+            },
+            {
+              "name": "nonce",
+              "value": 3
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd"
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_searchTransactionsBefore",
+      "x-extension": "otterscan",
+      "summary": "An address's transactions in blocks before a block, newest first.",
+      "description": "The transactions the address sent or received (the address index of svc_getAccountTransactions: sender and recipient, not calls made by code), from the block before blockNumber (0 = from the head) backwards, until pageSize are found and the block in hand is complete (so a page can hold a few more than pageSize). firstPage is true when blockNumber is 0, lastPage when the search reached the genesis block.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          },
+          "description": "The account."
+        },
+        {
+          "name": "blockNumber",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/OtsQuantity"
+          },
+          "description": "Search blocks below this one; 0 = from the head."
+        },
+        {
+          "name": "pageSize",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000
+          },
+          "description": "Transactions wanted (at most 1000)."
+        }
+      ],
+      "result": {
+        "name": "page",
+        "schema": {
+          "$ref": "#/components/schemas/OtsTransactionsPage"
+        }
+      },
+      "examples": [
+        {
+          "name": "an account's only transaction",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "blockNumber",
+              "value": 0
+            },
+            {
+              "name": "pageSize",
+              "value": 25
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "txs": [
+                {
+                  "type": "0x0",
+                  "hash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                  "nonce": "0x4",
+                  "blockHash": "0xabababababababababababababababababababababababababababababababab",
+                  "blockNumber": "0x5",
+                  "transactionIndex": "0x0",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "value": "0x1",
+                  "gas": "0x5208",
+                  "gasPrice": "0x3b9aca00",
+                  "input": "0x",
+                  "v": "0xa95",
+                  "r": "0x1",
+                  "s": "0x2",
+                  "chainId": "0x539"
+                }
+              ],
+              "receipts": [
+                {
+                  "transactionHash": "0xcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcdcd",
+                  "blockNumber": "0x5",
+                  "gasUsed": "0x5208",
+                  "from": "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266",
+                  "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                  "status": "0x1",
+                  "logs": [],
+                  "logsBloom": "0x00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000",
+                  "timestamp": "0x6b08a45f"
+                }
+              ],
+              "firstPage": true,
+              "lastPage": true
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "ots_searchTransactionsAfter",
+      "x-extension": "otterscan",
+      "summary": "An address's transactions in blocks after a block, newest first.",
+      "description": "As ots_searchTransactionsBefore, searching forwards from the block after blockNumber (0 = from the genesis block); the page is still newest first. firstPage is true when the search reached the head, lastPage when blockNumber is 0.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          },
+          "description": "The account."
+        },
+        {
+          "name": "blockNumber",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/OtsQuantity"
+          },
+          "description": "Search blocks above this one; 0 = from the genesis block."
+        },
+        {
+          "name": "pageSize",
+          "required": true,
+          "schema": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 1000
+          },
+          "description": "Transactions wanted (at most 1000)."
+        }
+      ],
+      "result": {
+        "name": "page",
+        "schema": {
+          "$ref": "#/components/schemas/OtsTransactionsPage"
+        }
+      },
+      "examples": [
+        {
+          "name": "nothing yet",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "blockNumber",
+              "value": 0
+            },
+            {
+              "name": "pageSize",
+              "value": 25
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": {
+              "txs": [],
+              "receipts": [],
+              "firstPage": true,
+              "lastPage": true
+            }
+          }
+        }
+      ]
+    },
+    {
+      "name": "erigon_getHeaderByNumber",
+      "x-extension": "otterscan",
+      "summary": "A block's header fields (Erigon's), which Otterscan probes before connecting.",
+      "description": "The block as eth_getBlockByNumber returns it with transaction hashes (Anvil's answer); null for a block this node does not have.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/ots"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "number",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/OtsBlockNumber"
+          },
+          "description": "The block number (a JSON integer, a hex number or a tag)."
+        }
+      ],
+      "result": {
+        "name": "header",
+        "schema": {
+          "oneOf": [
+            {
+              "$ref": "#/components/schemas/notFound"
+            },
+            {
+              "$ref": "#/components/schemas/Block"
+            }
+          ]
+        }
+      },
+      "examples": [
+        {
+          "name": "unknown block",
+          "params": [
+            {
+              "name": "number",
+              "value": 999
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
     }
   ],
   "components": {
@@ -18355,6 +19242,331 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "items": {
           "$ref": "#/components/schemas/GethTraceFlatCallFrame"
         }
+      },
+      "OtsBlockNumber": {
+        "title": "OtsBlockNumber",
+        "description": "A block number as Otterscan sends it (a JSON integer), or as a hex quantity or block tag.",
+        "oneOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "$ref": "#/components/schemas/BlockNumberOrTag"
+          }
+        ]
+      },
+      "OtsQuantity": {
+        "title": "OtsQuantity",
+        "description": "A non-negative number as a JSON integer (what Otterscan sends) or a hex quantity.",
+        "oneOf": [
+          {
+            "type": "integer",
+            "minimum": 0
+          },
+          {
+            "$ref": "#/components/schemas/uint"
+          }
+        ]
+      },
+      "OtsBlockSummary": {
+        "title": "OtsBlockSummary",
+        "type": "object",
+        "description": "A block as eth_getBlockByNumber returns it, with transactionCount added and logsBloom null (as Erigon answers); without transactions in ots_getBlockDetails, with the page's transactions (input cut to its 4-byte selector) in ots_getBlockTransactions.",
+        "required": [
+          "number",
+          "hash",
+          "parentHash",
+          "timestamp",
+          "miner",
+          "transactionCount",
+          "logsBloom"
+        ],
+        "properties": {
+          "number": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "parentHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "miner": {
+            "$ref": "#/components/schemas/address"
+          },
+          "transactionCount": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "logsBloom": {
+            "type": "null"
+          },
+          "transactions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Transaction"
+            }
+          }
+        }
+      },
+      "OtsBlockDetails": {
+        "title": "OtsBlockDetails",
+        "type": "object",
+        "description": "A block's header fields, its issuance (the miner's reward including uncle inclusion, the uncles' miners' rewards, their sum) and the fees its transactions paid.",
+        "required": [
+          "block",
+          "issuance",
+          "totalFees"
+        ],
+        "additionalProperties": false,
+        "properties": {
+          "block": {
+            "$ref": "#/components/schemas/OtsBlockSummary"
+          },
+          "issuance": {
+            "type": "object",
+            "required": [
+              "blockReward",
+              "uncleReward",
+              "issuance"
+            ],
+            "additionalProperties": false,
+            "properties": {
+              "blockReward": {
+                "$ref": "#/components/schemas/uint"
+              },
+              "uncleReward": {
+                "$ref": "#/components/schemas/uint"
+              },
+              "issuance": {
+                "$ref": "#/components/schemas/uint"
+              }
+            }
+          },
+          "totalFees": {
+            "$ref": "#/components/schemas/uint"
+          }
+        }
+      },
+      "OtsReceipt": {
+        "title": "OtsReceipt",
+        "type": "object",
+        "description": "A receipt as eth_getTransactionReceipt returns it; in ots_getBlockTransactions logs and logsBloom are null, in the searches the block's timestamp is added.",
+        "required": [
+          "transactionHash",
+          "blockNumber",
+          "gasUsed",
+          "from"
+        ],
+        "properties": {
+          "transactionHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "blockNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "logs": {
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "type": "array",
+                "items": {
+                  "$ref": "#/components/schemas/Log"
+                }
+              }
+            ]
+          },
+          "logsBloom": {
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "$ref": "#/components/schemas/bytes256"
+              }
+            ]
+          }
+        }
+      },
+      "OtsBlockTransactions": {
+        "title": "OtsBlockTransactions",
+        "type": "object",
+        "required": [
+          "fullblock",
+          "receipts"
+        ],
+        "additionalProperties": false,
+        "description": "One page of a block's transactions with their receipts, in block order.",
+        "properties": {
+          "fullblock": {
+            "$ref": "#/components/schemas/OtsBlockSummary"
+          },
+          "receipts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/OtsReceipt"
+            }
+          }
+        }
+      },
+      "OtsInternalOperation": {
+        "title": "OtsInternalOperation",
+        "type": "object",
+        "required": [
+          "type",
+          "from",
+          "to",
+          "value"
+        ],
+        "additionalProperties": false,
+        "description": "A value transfer by CALL (type 0), a self-destruct (1: from the destroyed contract to the beneficiary), a CREATE (2) or a CREATE2 (3) made by code inside a transaction.",
+        "properties": {
+          "type": {
+            "type": "integer",
+            "enum": [
+              0,
+              1,
+              2,
+              3
+            ]
+          },
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "to": {
+            "$ref": "#/components/schemas/address"
+          },
+          "value": {
+            "$ref": "#/components/schemas/uint"
+          }
+        }
+      },
+      "OtsTraceEntry": {
+        "title": "OtsTraceEntry",
+        "type": "object",
+        "required": [
+          "type",
+          "depth",
+          "from",
+          "to",
+          "value",
+          "input",
+          "output"
+        ],
+        "additionalProperties": false,
+        "description": "One frame of a transaction's call tree, in execution order: its kind, depth (0 = the transaction's own), caller, callee, value (null for DELEGATECALL and STATICCALL), input and output (revert data where it reverted; null for SELFDESTRUCT).",
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "CALL",
+              "CALLCODE",
+              "DELEGATECALL",
+              "STATICCALL",
+              "CREATE",
+              "CREATE2",
+              "SELFDESTRUCT"
+            ]
+          },
+          "depth": {
+            "type": "integer",
+            "minimum": 0
+          },
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "to": {
+            "$ref": "#/components/schemas/address"
+          },
+          "value": {
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "$ref": "#/components/schemas/uint"
+              }
+            ]
+          },
+          "input": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "output": {
+            "oneOf": [
+              {
+                "type": "null"
+              },
+              {
+                "$ref": "#/components/schemas/bytes"
+              }
+            ]
+          }
+        }
+      },
+      "OtsContractCreator": {
+        "title": "OtsContractCreator",
+        "type": "object",
+        "required": [
+          "hash",
+          "creator"
+        ],
+        "additionalProperties": false,
+        "description": "The transaction that created a contract and the address that directly created it (the sender, or the contract whose CREATE/CREATE2 made it).",
+        "properties": {
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "creator": {
+            "$ref": "#/components/schemas/address"
+          }
+        }
+      },
+      "OtsTransactionsPage": {
+        "title": "OtsTransactionsPage",
+        "type": "object",
+        "required": [
+          "txs",
+          "receipts",
+          "firstPage",
+          "lastPage"
+        ],
+        "additionalProperties": false,
+        "description": "An address's transactions, newest first, with their receipts; firstPage: nothing newer remains, lastPage: nothing older remains.",
+        "properties": {
+          "txs": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Transaction"
+            }
+          },
+          "receipts": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/OtsReceipt"
+            }
+          },
+          "firstPage": {
+            "type": "boolean"
+          },
+          "lastPage": {
+            "type": "boolean"
+          }
+        }
       }
     },
     "errors": {
@@ -18651,6 +19863,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "name": "anvil",
         "description": "Anvil's and Hardhat's test methods (evm_*, anvil_*, hardhat_*) for Foundry, Hardhat and viem's test client: snapshots, mining on demand, time travel, state edits, impersonation. Dev network only; refused on mordor/etc.",
         "x-safety": "testing"
+      },
+      "ots": {
+        "name": "ots",
+        "description": "Otterscan's API (ots_*, as Erigon and Anvil serve it, API level 8) and the erigon_getHeaderByNumber it probes with: block details with issuance and fees, paged block transactions, internal operations, call trees, revert data, contract creators, an address's history by block. Read-only; on by default on dev, off by default on mordor and etc like trace.",
+        "x-safety": "caution"
       }
     }
   }

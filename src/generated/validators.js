@@ -29025,3 +29025,2229 @@ return false;
 validate1356.errors = vErrors;
 return errors === 0;
 }
+
+export const validateErigonGetHeaderByNumberNumberParam = validate1357;
+const schema542 = {"$ref":"OtsBlockNumber.json","$id":"validateErigonGetHeaderByNumberNumberParam"};
+const schema543 = {"title":"OtsBlockNumber","description":"A block number as Otterscan sends it (a JSON integer), or as a hex quantity or block tag.","oneOf":[{"type":"integer","minimum":0},{"$ref":"BlockNumberOrTag.json"}],"$id":"OtsBlockNumber.json"};
+
+function validate1358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsBlockNumber.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(errors === _errs1){
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if(!(validate78(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate78.errors : vErrors.concat(validate78.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1358.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1358.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateErigonGetHeaderByNumberNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1358(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1358.errors : vErrors.concat(validate1358.errors);
+errors = vErrors.length;
+}
+validate1357.errors = vErrors;
+return errors === 0;
+}
+
+export const validateErigonGetHeaderByNumberResult = validate1361;
+const schema544 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateErigonGetHeaderByNumberResult"};
+
+function validate1361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateErigonGetHeaderByNumberResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate154(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate154.errors : vErrors.concat(validate154.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1361.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1361.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetApiLevelResult = validate1364;
+const schema545 = {"type":"integer","$id":"validateOtsGetApiLevelResult"};
+
+function validate1364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetApiLevelResult" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+validate1364.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockDetailsNumberParam = validate1365;
+const schema546 = {"$ref":"OtsBlockNumber.json","$id":"validateOtsGetBlockDetailsNumberParam"};
+
+function validate1365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockDetailsNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1358(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1358.errors : vErrors.concat(validate1358.errors);
+errors = vErrors.length;
+}
+validate1365.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockDetailsResult = validate1367;
+const schema547 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockDetails.json"}],"$id":"validateOtsGetBlockDetailsResult"};
+const schema548 = {"title":"OtsBlockDetails","type":"object","description":"A block's header fields, its issuance (the miner's reward including uncle inclusion, the uncles' miners' rewards, their sum) and the fees its transactions paid.","required":["block","issuance","totalFees"],"additionalProperties":false,"properties":{"block":{"$ref":"OtsBlockSummary.json"},"issuance":{"type":"object","required":["blockReward","uncleReward","issuance"],"additionalProperties":false,"properties":{"blockReward":{"$ref":"uint.json"},"uncleReward":{"$ref":"uint.json"},"issuance":{"$ref":"uint.json"}}},"totalFees":{"$ref":"uint.json"}},"$id":"OtsBlockDetails.json"};
+const schema549 = {"title":"OtsBlockSummary","type":"object","description":"A block as eth_getBlockByNumber returns it, with transactionCount added and logsBloom null (as Erigon answers); without transactions in ots_getBlockDetails, with the page's transactions (input cut to its 4-byte selector) in ots_getBlockTransactions.","required":["number","hash","parentHash","timestamp","miner","transactionCount","logsBloom"],"properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"timestamp":{"$ref":"uint.json"},"miner":{"$ref":"address.json"},"transactionCount":{"type":"integer","minimum":0},"logsBloom":{"type":"null"},"transactions":{"type":"array","items":{"$ref":"Transaction.json"}}},"$id":"OtsBlockSummary.json"};
+
+function validate1370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsBlockSummary.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.number === undefined) && (missing0 = "number")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.transactionCount === undefined) && (missing0 = "transactionCount"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))){
+validate1370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.number !== undefined){
+const _errs1 = errors;
+if(!(validate25(data.number, {instancePath:instancePath+"/number",parentData:data,parentDataProperty:"number",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hash !== undefined){
+const _errs2 = errors;
+if(!(validate43(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parentHash !== undefined){
+const _errs3 = errors;
+if(!(validate43(data.parentHash, {instancePath:instancePath+"/parentHash",parentData:data,parentDataProperty:"parentHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timestamp !== undefined){
+const _errs4 = errors;
+if(!(validate25(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.miner !== undefined){
+const _errs5 = errors;
+if(!(validate22(data.miner, {instancePath:instancePath+"/miner",parentData:data,parentDataProperty:"miner",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionCount !== undefined){
+let data5 = data.transactionCount;
+const _errs6 = errors;
+if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
+validate1370.errors = [{instancePath:instancePath+"/transactionCount",schemaPath:"#/properties/transactionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs6){
+if(typeof data5 == "number"){
+if(data5 < 0 || isNaN(data5)){
+validate1370.errors = [{instancePath:instancePath+"/transactionCount",schemaPath:"#/properties/transactionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logsBloom !== undefined){
+const _errs8 = errors;
+if(data.logsBloom !== null){
+validate1370.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/properties/logsBloom/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactions !== undefined){
+let data7 = data.transactions;
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data7)){
+var valid1 = true;
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+const _errs12 = errors;
+if(!(validate184(data7[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data7,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs12 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1370.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1370.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsBlockDetails.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((data.block === undefined) && (missing0 = "block")) || ((data.issuance === undefined) && (missing0 = "issuance"))) || ((data.totalFees === undefined) && (missing0 = "totalFees"))){
+validate1369.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((key0 === "block") || (key0 === "issuance")) || (key0 === "totalFees"))){
+validate1369.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.block !== undefined){
+const _errs2 = errors;
+if(!(validate1370(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+vErrors = vErrors === null ? validate1370.errors : vErrors.concat(validate1370.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.issuance !== undefined){
+let data1 = data.issuance;
+const _errs3 = errors;
+if(errors === _errs3){
+if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
+let missing1;
+if((((data1.blockReward === undefined) && (missing1 = "blockReward")) || ((data1.uncleReward === undefined) && (missing1 = "uncleReward"))) || ((data1.issuance === undefined) && (missing1 = "issuance"))){
+validate1369.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+const _errs5 = errors;
+for(const key1 in data1){
+if(!(((key1 === "blockReward") || (key1 === "uncleReward")) || (key1 === "issuance"))){
+validate1369.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs5 === errors){
+if(data1.blockReward !== undefined){
+const _errs6 = errors;
+if(!(validate25(data1.blockReward, {instancePath:instancePath+"/issuance/blockReward",parentData:data1,parentDataProperty:"blockReward",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs6 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.uncleReward !== undefined){
+const _errs7 = errors;
+if(!(validate25(data1.uncleReward, {instancePath:instancePath+"/issuance/uncleReward",parentData:data1,parentDataProperty:"uncleReward",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs7 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data1.issuance !== undefined){
+const _errs8 = errors;
+if(!(validate25(data1.issuance, {instancePath:instancePath+"/issuance/issuance",parentData:data1,parentDataProperty:"issuance",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs8 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1369.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalFees !== undefined){
+const _errs9 = errors;
+if(!(validate25(data.totalFees, {instancePath:instancePath+"/totalFees",parentData:data,parentDataProperty:"totalFees",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+else {
+validate1369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1369.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockDetailsResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate1369(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1369.errors : vErrors.concat(validate1369.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1367.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1367.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockDetailsByHashBlockHashParam = validate1383;
+const schema550 = {"$ref":"hash32.json","$id":"validateOtsGetBlockDetailsByHashBlockHashParam"};
+
+function validate1383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockDetailsByHashBlockHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate1383.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockDetailsByHashResult = validate1385;
+const schema551 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockDetails.json"}],"$id":"validateOtsGetBlockDetailsByHashResult"};
+
+function validate1385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockDetailsByHashResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate1369(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1369.errors : vErrors.concat(validate1369.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1385.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1385.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockTransactionsNumberParam = validate1388;
+const schema552 = {"$ref":"OtsBlockNumber.json","$id":"validateOtsGetBlockTransactionsNumberParam"};
+
+function validate1388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockTransactionsNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1358(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1358.errors : vErrors.concat(validate1358.errors);
+errors = vErrors.length;
+}
+validate1388.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockTransactionsPageNumberParam = validate1390;
+const schema553 = {"type":"integer","minimum":0,"$id":"validateOtsGetBlockTransactionsPageNumberParam"};
+
+function validate1390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockTransactionsPageNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+validate1390.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+validate1390.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockTransactionsPageSizeParam = validate1391;
+const schema554 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsGetBlockTransactionsPageSizeParam"};
+
+function validate1391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockTransactionsPageSizeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1391.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1000 || isNaN(data)){
+validate1391.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate1391.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+validate1391.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetBlockTransactionsResult = validate1392;
+const schema555 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockTransactions.json"}],"$id":"validateOtsGetBlockTransactionsResult"};
+const schema556 = {"title":"OtsBlockTransactions","type":"object","required":["fullblock","receipts"],"additionalProperties":false,"description":"One page of a block's transactions with their receipts, in block order.","properties":{"fullblock":{"$ref":"OtsBlockSummary.json"},"receipts":{"type":"array","items":{"$ref":"OtsReceipt.json"}}},"$id":"OtsBlockTransactions.json"};
+const schema557 = {"title":"OtsReceipt","type":"object","description":"A receipt as eth_getTransactionReceipt returns it; in ots_getBlockTransactions logs and logsBloom are null, in the searches the block's timestamp is added.","required":["transactionHash","blockNumber","gasUsed","from"],"properties":{"transactionHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"timestamp":{"$ref":"uint.json"},"logs":{"oneOf":[{"type":"null"},{"type":"array","items":{"$ref":"Log.json"}}]},"logsBloom":{"oneOf":[{"type":"null"},{"$ref":"bytes256.json"}]}},"$id":"OtsReceipt.json"};
+
+function validate1396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsReceipt.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.from === undefined) && (missing0 = "from"))){
+validate1396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.transactionHash !== undefined){
+const _errs1 = errors;
+if(!(validate43(data.transactionHash, {instancePath:instancePath+"/transactionHash",parentData:data,parentDataProperty:"transactionHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockNumber !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.blockNumber, {instancePath:instancePath+"/blockNumber",parentData:data,parentDataProperty:"blockNumber",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasUsed !== undefined){
+const _errs3 = errors;
+if(!(validate25(data.gasUsed, {instancePath:instancePath+"/gasUsed",parentData:data,parentDataProperty:"gasUsed",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+const _errs4 = errors;
+if(!(validate22(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timestamp !== undefined){
+const _errs5 = errors;
+if(!(validate25(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logs !== undefined){
+let data5 = data.logs;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs8 = errors;
+if(data5 !== null){
+const err0 = {instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs10 = errors;
+if(errors === _errs10){
+if(Array.isArray(data5)){
+var valid2 = true;
+const len0 = data5.length;
+for(let i0=0; i0<len0; i0++){
+const _errs12 = errors;
+if(!(validate232(data5[i0], {instancePath:instancePath+"/logs/" + i0,parentData:data5,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate232.errors : vErrors.concat(validate232.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs12 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+const err1 = {instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/oneOf/1/type",keyword:"type",params:{type: "array"},message:"must be array"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+var _valid0 = _errs10 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err2 = {instancePath:instancePath+"/logs",schemaPath:"#/properties/logs/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1396.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logsBloom !== undefined){
+let data7 = data.logsBloom;
+const _errs13 = errors;
+const _errs14 = errors;
+let valid3 = false;
+let passing1 = null;
+const _errs15 = errors;
+if(data7 !== null){
+const err3 = {instancePath:instancePath+"/logsBloom",schemaPath:"#/properties/logsBloom/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid1 = _errs15 === errors;
+if(_valid1){
+valid3 = true;
+passing1 = 0;
+}
+const _errs17 = errors;
+if(!(validate162(data7, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs17 === errors;
+if(_valid1 && valid3){
+valid3 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid3 = true;
+passing1 = 1;
+}
+}
+if(!valid3){
+const err4 = {instancePath:instancePath+"/logsBloom",schemaPath:"#/properties/logsBloom/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+validate1396.errors = vErrors;
+return false;
+}
+else {
+errors = _errs14;
+if(vErrors !== null){
+if(_errs14){
+vErrors.length = _errs14;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1396.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsBlockTransactions.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.fullblock === undefined) && (missing0 = "fullblock")) || ((data.receipts === undefined) && (missing0 = "receipts"))){
+validate1394.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "fullblock") || (key0 === "receipts"))){
+validate1394.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.fullblock !== undefined){
+const _errs2 = errors;
+if(!(validate1370(data.fullblock, {instancePath:instancePath+"/fullblock",parentData:data,parentDataProperty:"fullblock",rootData}))){
+vErrors = vErrors === null ? validate1370.errors : vErrors.concat(validate1370.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.receipts !== undefined){
+let data1 = data.receipts;
+const _errs3 = errors;
+if(errors === _errs3){
+if(Array.isArray(data1)){
+var valid1 = true;
+const len0 = data1.length;
+for(let i0=0; i0<len0; i0++){
+const _errs5 = errors;
+if(!(validate1396(data1[i0], {instancePath:instancePath+"/receipts/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1396.errors : vErrors.concat(validate1396.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs5 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1394.errors = [{instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1394.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetBlockTransactionsResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate1394(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1394.errors : vErrors.concat(validate1394.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1392.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1392.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetContractCreatorAddressParam = validate1406;
+const schema558 = {"$ref":"address.json","$id":"validateOtsGetContractCreatorAddressParam"};
+
+function validate1406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetContractCreatorAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1406.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetContractCreatorResult = validate1408;
+const schema559 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsContractCreator.json"}],"$id":"validateOtsGetContractCreatorResult"};
+const schema560 = {"title":"OtsContractCreator","type":"object","required":["hash","creator"],"additionalProperties":false,"description":"The transaction that created a contract and the address that directly created it (the sender, or the contract whose CREATE/CREATE2 made it).","properties":{"hash":{"$ref":"hash32.json"},"creator":{"$ref":"address.json"}},"$id":"OtsContractCreator.json"};
+
+function validate1410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsContractCreator.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((data.hash === undefined) && (missing0 = "hash")) || ((data.creator === undefined) && (missing0 = "creator"))){
+validate1410.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((key0 === "hash") || (key0 === "creator"))){
+validate1410.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.hash !== undefined){
+const _errs2 = errors;
+if(!(validate43(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.creator !== undefined){
+const _errs3 = errors;
+if(!(validate22(data.creator, {instancePath:instancePath+"/creator",parentData:data,parentDataProperty:"creator",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+else {
+validate1410.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1410.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetContractCreatorResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate1410(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1410.errors : vErrors.concat(validate1410.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1408.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1408.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetInternalOperationsTransactionHashParam = validate1414;
+const schema561 = {"$ref":"hash32.json","$id":"validateOtsGetInternalOperationsTransactionHashParam"};
+
+function validate1414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetInternalOperationsTransactionHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate1414.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetInternalOperationsResult = validate1416;
+const schema562 = {"type":"array","items":{"$ref":"OtsInternalOperation.json"},"$id":"validateOtsGetInternalOperationsResult"};
+const schema563 = {"title":"OtsInternalOperation","type":"object","required":["type","from","to","value"],"additionalProperties":false,"description":"A value transfer by CALL (type 0), a self-destruct (1: from the destroyed contract to the beneficiary), a CREATE (2) or a CREATE2 (3) made by code inside a transaction.","properties":{"type":{"type":"integer","enum":[0,1,2,3]},"from":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"$ref":"uint.json"}},"$id":"OtsInternalOperation.json"};
+
+function validate1417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsInternalOperation.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.type === undefined) && (missing0 = "type")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))){
+validate1417.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "type") || (key0 === "from")) || (key0 === "to")) || (key0 === "value"))){
+validate1417.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs2 = errors;
+if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
+validate1417.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(!((((data0 === 0) || (data0 === 1)) || (data0 === 2)) || (data0 === 3))){
+validate1417.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema563.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+const _errs4 = errors;
+if(!(validate22(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+const _errs5 = errors;
+if(!(validate22(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+const _errs6 = errors;
+if(!(validate25(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1417.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1417.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetInternalOperationsResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate1417(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1417.errors : vErrors.concat(validate1417.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate1416.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate1416.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetTransactionBySenderAndNonceSenderParam = validate1422;
+const schema564 = {"$ref":"address.json","$id":"validateOtsGetTransactionBySenderAndNonceSenderParam"};
+
+function validate1422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetTransactionBySenderAndNonceSenderParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1422.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetTransactionBySenderAndNonceNonceParam = validate1424;
+const schema565 = {"$ref":"OtsQuantity.json","$id":"validateOtsGetTransactionBySenderAndNonceNonceParam"};
+const schema566 = {"title":"OtsQuantity","description":"A non-negative number as a JSON integer (what Otterscan sends) or a hex quantity.","oneOf":[{"type":"integer","minimum":0},{"$ref":"uint.json"}],"$id":"OtsQuantity.json"};
+
+function validate1425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsQuantity.json" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(errors === _errs1){
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1425.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1425.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetTransactionBySenderAndNonceNonceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1425(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1425.errors : vErrors.concat(validate1425.errors);
+errors = vErrors.length;
+}
+validate1424.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetTransactionBySenderAndNonceResult = validate1428;
+const schema567 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateOtsGetTransactionBySenderAndNonceResult"};
+
+function validate1428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetTransactionBySenderAndNonceResult" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!(validate30(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs2 = errors;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs2 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err0 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1428.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1428.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetTransactionErrorTransactionHashParam = validate1431;
+const schema568 = {"$ref":"hash32.json","$id":"validateOtsGetTransactionErrorTransactionHashParam"};
+
+function validate1431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetTransactionErrorTransactionHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate1431.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsGetTransactionErrorResult = validate1433;
+const schema569 = {"$ref":"bytes.json","$id":"validateOtsGetTransactionErrorResult"};
+
+function validate1433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsGetTransactionErrorResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+validate1433.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsHasCodeAddressParam = validate1435;
+const schema570 = {"$ref":"address.json","$id":"validateOtsHasCodeAddressParam"};
+
+function validate1435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsHasCodeAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1435.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsHasCodeBlockParam = validate1437;
+const schema571 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"BlockNumberOrTagOrHash.json"}],"$id":"validateOtsHasCodeBlockParam"};
+
+function validate1437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsHasCodeBlockParam" */;
+let vErrors = null;
+let errors = 0;
+const _errs0 = errors;
+let valid0 = false;
+let passing0 = null;
+const _errs1 = errors;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+const err0 = {instancePath,schemaPath:"#/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(errors === _errs1){
+if(typeof data == "number"){
+if(data < 0 || isNaN(data)){
+const err1 = {instancePath,schemaPath:"#/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+}
+var _valid0 = _errs1 === errors;
+if(_valid0){
+valid0 = true;
+passing0 = 0;
+}
+const _errs3 = errors;
+if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs3 === errors;
+if(_valid0 && valid0){
+valid0 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid0 = true;
+passing0 = 1;
+}
+}
+if(!valid0){
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1437.errors = vErrors;
+return false;
+}
+else {
+errors = _errs0;
+if(vErrors !== null){
+if(_errs0){
+vErrors.length = _errs0;
+}
+else {
+vErrors = null;
+}
+}
+}
+validate1437.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsHasCodeResult = validate1439;
+const schema572 = {"type":"boolean","$id":"validateOtsHasCodeResult"};
+
+function validate1439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsHasCodeResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1439.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsAfterAddressParam = validate1440;
+const schema573 = {"$ref":"address.json","$id":"validateOtsSearchTransactionsAfterAddressParam"};
+
+function validate1440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsAfterAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1440.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsAfterBlockNumberParam = validate1442;
+const schema574 = {"$ref":"OtsQuantity.json","$id":"validateOtsSearchTransactionsAfterBlockNumberParam"};
+
+function validate1442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsAfterBlockNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1425(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1425.errors : vErrors.concat(validate1425.errors);
+errors = vErrors.length;
+}
+validate1442.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsAfterPageSizeParam = validate1444;
+const schema575 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsSearchTransactionsAfterPageSizeParam"};
+
+function validate1444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsAfterPageSizeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1444.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1000 || isNaN(data)){
+validate1444.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate1444.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+validate1444.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsAfterResult = validate1445;
+const schema576 = {"$ref":"OtsTransactionsPage.json","$id":"validateOtsSearchTransactionsAfterResult"};
+const schema577 = {"title":"OtsTransactionsPage","type":"object","required":["txs","receipts","firstPage","lastPage"],"additionalProperties":false,"description":"An address's transactions, newest first, with their receipts; firstPage: nothing newer remains, lastPage: nothing older remains.","properties":{"txs":{"type":"array","items":{"$ref":"Transaction.json"}},"receipts":{"type":"array","items":{"$ref":"OtsReceipt.json"}},"firstPage":{"type":"boolean"},"lastPage":{"type":"boolean"}},"$id":"OtsTransactionsPage.json"};
+
+function validate1446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsTransactionsPage.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((data.txs === undefined) && (missing0 = "txs")) || ((data.receipts === undefined) && (missing0 = "receipts"))) || ((data.firstPage === undefined) && (missing0 = "firstPage"))) || ((data.lastPage === undefined) && (missing0 = "lastPage"))){
+validate1446.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!((((key0 === "txs") || (key0 === "receipts")) || (key0 === "firstPage")) || (key0 === "lastPage"))){
+validate1446.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.txs !== undefined){
+let data0 = data.txs;
+const _errs2 = errors;
+if(errors === _errs2){
+if(Array.isArray(data0)){
+var valid1 = true;
+const len0 = data0.length;
+for(let i0=0; i0<len0; i0++){
+const _errs4 = errors;
+if(!(validate184(data0[i0], {instancePath:instancePath+"/txs/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate184.errors : vErrors.concat(validate184.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs4 === errors;
+if(!valid1){
+break;
+}
+}
+}
+else {
+validate1446.errors = [{instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.receipts !== undefined){
+let data2 = data.receipts;
+const _errs5 = errors;
+if(errors === _errs5){
+if(Array.isArray(data2)){
+var valid2 = true;
+const len1 = data2.length;
+for(let i1=0; i1<len1; i1++){
+const _errs7 = errors;
+if(!(validate1396(data2[i1], {instancePath:instancePath+"/receipts/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate1396.errors : vErrors.concat(validate1396.errors);
+errors = vErrors.length;
+}
+var valid2 = _errs7 === errors;
+if(!valid2){
+break;
+}
+}
+}
+else {
+validate1446.errors = [{instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.firstPage !== undefined){
+const _errs8 = errors;
+if(typeof data.firstPage !== "boolean"){
+validate1446.errors = [{instancePath:instancePath+"/firstPage",schemaPath:"#/properties/firstPage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lastPage !== undefined){
+const _errs10 = errors;
+if(typeof data.lastPage !== "boolean"){
+validate1446.errors = [{instancePath:instancePath+"/lastPage",schemaPath:"#/properties/lastPage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1446.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsAfterResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1446(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1446.errors : vErrors.concat(validate1446.errors);
+errors = vErrors.length;
+}
+validate1445.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsBeforeAddressParam = validate1450;
+const schema578 = {"$ref":"address.json","$id":"validateOtsSearchTransactionsBeforeAddressParam"};
+
+function validate1450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsBeforeAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1450.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsBeforeBlockNumberParam = validate1452;
+const schema579 = {"$ref":"OtsQuantity.json","$id":"validateOtsSearchTransactionsBeforeBlockNumberParam"};
+
+function validate1452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsBeforeBlockNumberParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1425(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1425.errors : vErrors.concat(validate1425.errors);
+errors = vErrors.length;
+}
+validate1452.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsBeforePageSizeParam = validate1454;
+const schema580 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsSearchTransactionsBeforePageSizeParam"};
+
+function validate1454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsBeforePageSizeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1454.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === 0){
+if(typeof data == "number"){
+if(data > 1000 || isNaN(data)){
+validate1454.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+return false;
+}
+else {
+if(data < 1 || isNaN(data)){
+validate1454.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+return false;
+}
+}
+}
+}
+validate1454.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsSearchTransactionsBeforeResult = validate1455;
+const schema581 = {"$ref":"OtsTransactionsPage.json","$id":"validateOtsSearchTransactionsBeforeResult"};
+
+function validate1455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsSearchTransactionsBeforeResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1446(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1446.errors : vErrors.concat(validate1446.errors);
+errors = vErrors.length;
+}
+validate1455.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsTraceTransactionTransactionHashParam = validate1457;
+const schema582 = {"$ref":"hash32.json","$id":"validateOtsTraceTransactionTransactionHashParam"};
+
+function validate1457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsTraceTransactionTransactionHashParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate1457.errors = vErrors;
+return errors === 0;
+}
+
+export const validateOtsTraceTransactionResult = validate1459;
+const schema583 = {"type":"array","items":{"$ref":"OtsTraceEntry.json"},"$id":"validateOtsTraceTransactionResult"};
+const schema584 = {"title":"OtsTraceEntry","type":"object","required":["type","depth","from","to","value","input","output"],"additionalProperties":false,"description":"One frame of a transaction's call tree, in execution order: its kind, depth (0 = the transaction's own), caller, callee, value (null for DELEGATECALL and STATICCALL), input and output (revert data where it reverted; null for SELFDESTRUCT).","properties":{"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]},"depth":{"type":"integer","minimum":0},"from":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"oneOf":[{"type":"null"},{"$ref":"uint.json"}]},"input":{"$ref":"bytes.json"},"output":{"oneOf":[{"type":"null"},{"$ref":"bytes.json"}]}},"$id":"OtsTraceEntry.json"};
+
+function validate1460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="OtsTraceEntry.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.type === undefined) && (missing0 = "type")) || ((data.depth === undefined) && (missing0 = "depth"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.output === undefined) && (missing0 = "output"))){
+validate1460.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(((((((key0 === "type") || (key0 === "depth")) || (key0 === "from")) || (key0 === "to")) || (key0 === "value")) || (key0 === "input")) || (key0 === "output"))){
+validate1460.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate1460.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!(((((((data0 === "CALL") || (data0 === "CALLCODE")) || (data0 === "DELEGATECALL")) || (data0 === "STATICCALL")) || (data0 === "CREATE")) || (data0 === "CREATE2")) || (data0 === "SELFDESTRUCT"))){
+validate1460.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema584.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.depth !== undefined){
+let data1 = data.depth;
+const _errs4 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate1460.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+if(errors === _errs4){
+if(typeof data1 == "number"){
+if(data1 < 0 || isNaN(data1)){
+validate1460.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+return false;
+}
+}
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+const _errs6 = errors;
+if(!(validate22(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+const _errs7 = errors;
+if(!(validate22(data.to, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+let data4 = data.value;
+const _errs8 = errors;
+const _errs9 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs10 = errors;
+if(data4 !== null){
+const err0 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs10 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs12 = errors;
+if(!(validate25(data4, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs12 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err1 = {instancePath:instancePath+"/value",schemaPath:"#/properties/value/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate1460.errors = vErrors;
+return false;
+}
+else {
+errors = _errs9;
+if(vErrors !== null){
+if(_errs9){
+vErrors.length = _errs9;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs8 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.input !== undefined){
+const _errs13 = errors;
+if(!(validate36(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs13 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.output !== undefined){
+let data6 = data.output;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs16 = errors;
+if(data6 !== null){
+const err2 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/oneOf/0/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+var _valid1 = _errs16 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs18 = errors;
+if(!(validate36(data6, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs18 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err3 = {instancePath:instancePath+"/output",schemaPath:"#/properties/output/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate1460.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1460.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1460.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateOtsTraceTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate1460(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1460.errors : vErrors.concat(validate1460.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate1459.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate1459.errors = vErrors;
+return errors === 0;
+}

@@ -9,6 +9,7 @@ import { ethHandlers } from './eth/index.js';
 import { ieleHandlers } from './iele/index.js';
 import { mcpHandlers } from './mcp/index.js';
 import { netHandlers } from './net/index.js';
+import { otsHandlers } from './ots/index.js';
 import { personalHandlers } from './personal/index.js';
 import { qaHandlers } from './qa/index.js';
 import { rpcHandlers } from './rpc/index.js';
@@ -37,4 +38,5 @@ export const handlers: Handlers<HandlerContext> = {
   rpc: rpcHandlers,
   txpool: txpoolHandlers,
   admin: adminHandlers,
+  ots: otsHandlers,
 };

@@ -1605,6 +1605,114 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32002 Peering is off on this node: restart it with --p2p (network.p2p.enabled = true); test mode turns it off by default.
    */
   admin_removeTrustedPeer(...params: T.AdminRemoveTrustedPeerParams): Promise<T.AdminRemoveTrustedPeerResult>;
+  /**
+   * `erigon_getHeaderByNumber`: A block's header fields (Erigon's), which Otterscan probes before connecting.
+   *
+   * @param number The block number (a JSON integer, a hex number or a tag).
+   * @returns header
+   */
+  erigon_getHeaderByNumber(...params: T.ErigonGetHeaderByNumberParams): Promise<T.ErigonGetHeaderByNumberResult>;
+  /**
+   * `ots_getApiLevel`: The Otterscan API level this node serves.
+   *
+   * @returns level
+   */
+  ots_getApiLevel(...params: T.OtsGetApiLevelParams): Promise<T.OtsGetApiLevelResult>;
+  /**
+   * `ots_getBlockDetails`: A block's header, issuance and fees, without its transactions.
+   *
+   * @param number The block number (a JSON integer as Otterscan sends it, a hex number or a tag).
+   * @returns details
+   */
+  ots_getBlockDetails(...params: T.OtsGetBlockDetailsParams): Promise<T.OtsGetBlockDetailsResult>;
+  /**
+   * `ots_getBlockDetailsByHash`: ots_getBlockDetails for a block hash.
+   *
+   * @param blockHash The block hash.
+   * @returns details
+   */
+  ots_getBlockDetailsByHash(...params: T.OtsGetBlockDetailsByHashParams): Promise<T.OtsGetBlockDetailsByHashResult>;
+  /**
+   * `ots_getBlockTransactions`: One page of a block's transactions with their receipts.
+   *
+   * @param number The block number.
+   * @param pageNumber The page, 0 = the block's last transactions.
+   * @param pageSize Transactions per page (at most 1000).
+   * @returns page
+   */
+  ots_getBlockTransactions(...params: T.OtsGetBlockTransactionsParams): Promise<T.OtsGetBlockTransactionsResult>;
+  /**
+   * `ots_getContractCreator`: The transaction and the address that created a contract.
+   *
+   * @param address The contract.
+   * @returns creator
+   * @throws {RpcClientError} -32004 <what this node does not hold>
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  ots_getContractCreator(...params: T.OtsGetContractCreatorParams): Promise<T.OtsGetContractCreatorResult>;
+  /**
+   * `ots_getInternalOperations`: Value transfers, creations and self-destructs made by code inside a transaction.
+   *
+   * @param transactionHash The transaction hash.
+   * @returns operations
+   * @throws {RpcClientError} -32000 transaction 0x… not found
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  ots_getInternalOperations(...params: T.OtsGetInternalOperationsParams): Promise<T.OtsGetInternalOperationsResult>;
+  /**
+   * `ots_getTransactionBySenderAndNonce`: The hash of the transaction a sender sent with a nonce.
+   *
+   * @param sender The sender.
+   * @param nonce The nonce.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32004 <what this node does not hold>
+   */
+  ots_getTransactionBySenderAndNonce(...params: T.OtsGetTransactionBySenderAndNonceParams): Promise<T.OtsGetTransactionBySenderAndNonceResult>;
+  /**
+   * `ots_getTransactionError`: A mined transaction's revert data.
+   *
+   * @param transactionHash The transaction hash.
+   * @returns revertData
+   * @throws {RpcClientError} -32000 transaction 0x… not found
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  ots_getTransactionError(...params: T.OtsGetTransactionErrorParams): Promise<T.OtsGetTransactionErrorResult>;
+  /**
+   * `ots_hasCode`: Whether an address holds code at a block.
+   *
+   * @param address The account.
+   * @param block The block whose post-state is read: a JSON integer (as Otterscan sends it), a hex number, a tag or a hash.
+   * @returns hasCode
+   * @throws {RpcClientError} -32001 Block 0x… not found
+   */
+  ots_hasCode(...params: T.OtsHasCodeParams): Promise<T.OtsHasCodeResult>;
+  /**
+   * `ots_searchTransactionsAfter`: An address's transactions in blocks after a block, newest first.
+   *
+   * @param address The account.
+   * @param blockNumber Search blocks above this one; 0 = from the genesis block.
+   * @param pageSize Transactions wanted (at most 1000).
+   * @returns page
+   */
+  ots_searchTransactionsAfter(...params: T.OtsSearchTransactionsAfterParams): Promise<T.OtsSearchTransactionsAfterResult>;
+  /**
+   * `ots_searchTransactionsBefore`: An address's transactions in blocks before a block, newest first.
+   *
+   * @param address The account.
+   * @param blockNumber Search blocks below this one; 0 = from the head.
+   * @param pageSize Transactions wanted (at most 1000).
+   * @returns page
+   */
+  ots_searchTransactionsBefore(...params: T.OtsSearchTransactionsBeforeParams): Promise<T.OtsSearchTransactionsBeforeResult>;
+  /**
+   * `ots_traceTransaction`: A transaction's call tree as a list of frames with their depth.
+   *
+   * @param transactionHash The transaction hash.
+   * @returns entries
+   * @throws {RpcClientError} -32000 transaction 0x… not found
+   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   */
+  ots_traceTransaction(...params: T.OtsTraceTransactionParams): Promise<T.OtsTraceTransactionResult>;
 }
 
 /** Client member name → JSON-RPC method name. */
@@ -1797,6 +1905,19 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   admin_peers: 'admin_peers',
   admin_removePeer: 'admin_removePeer',
   admin_removeTrustedPeer: 'admin_removeTrustedPeer',
+  erigon_getHeaderByNumber: 'erigon_getHeaderByNumber',
+  ots_getApiLevel: 'ots_getApiLevel',
+  ots_getBlockDetails: 'ots_getBlockDetails',
+  ots_getBlockDetailsByHash: 'ots_getBlockDetailsByHash',
+  ots_getBlockTransactions: 'ots_getBlockTransactions',
+  ots_getContractCreator: 'ots_getContractCreator',
+  ots_getInternalOperations: 'ots_getInternalOperations',
+  ots_getTransactionBySenderAndNonce: 'ots_getTransactionBySenderAndNonce',
+  ots_getTransactionError: 'ots_getTransactionError',
+  ots_hasCode: 'ots_hasCode',
+  ots_searchTransactionsAfter: 'ots_searchTransactionsAfter',
+  ots_searchTransactionsBefore: 'ots_searchTransactionsBefore',
+  ots_traceTransaction: 'ots_traceTransaction',
 };
 
 export interface JsonRpcRequest {

@@ -149,6 +149,14 @@ export type AnvilMineOptions =
       timestamp?: TestQuantity;
       blocks?: TestQuantity;
     };
+/**
+ * A block number as Otterscan sends it (a JSON integer), or as a hex quantity or block tag.
+ */
+export type OtsBlockNumber = number | BlockNumberOrTag;
+/**
+ * A non-negative number as a JSON integer (what Otterscan sends) or a hex quantity.
+ */
+export type OtsQuantity = number | Uint;
 export type EthAccountsResult = Address[];
 export type EthFeeHistoryBlockCountParam = Uint | number;
 export type EthFeeHistoryRewardPercentilesParam = number[];
@@ -296,6 +304,21 @@ export type AdminDatadirResult = string;
 export type AdminPeersResult = AdminPeer[];
 export type AdminRemovePeerResult = boolean;
 export type AdminRemoveTrustedPeerResult = boolean;
+export type ErigonGetHeaderByNumberResult = NotFound | Block;
+export type OtsGetApiLevelResult = number;
+export type OtsGetBlockDetailsResult = NotFound | OtsBlockDetails;
+export type OtsGetBlockDetailsByHashResult = NotFound | OtsBlockDetails;
+export type OtsGetBlockTransactionsPageNumberParam = number;
+export type OtsGetBlockTransactionsPageSizeParam = number;
+export type OtsGetBlockTransactionsResult = NotFound | OtsBlockTransactions;
+export type OtsGetContractCreatorResult = NotFound | OtsContractCreator;
+export type OtsGetInternalOperationsResult = OtsInternalOperation[];
+export type OtsGetTransactionBySenderAndNonceResult = NotFound | Hash32;
+export type OtsHasCodeBlockParam = number | BlockNumberOrTagOrHash;
+export type OtsHasCodeResult = boolean;
+export type OtsSearchTransactionsAfterPageSizeParam = number;
+export type OtsSearchTransactionsBeforePageSizeParam = number;
+export type OtsTraceTransactionResult = OtsTraceEntry[];
 
 /**
  * EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000.
@@ -1927,6 +1950,89 @@ export interface AccessListResult {
   gasUsed: Uint;
   error?: string;
 }
+/**
+ * A block as eth_getBlockByNumber returns it, with transactionCount added and logsBloom null (as Erigon answers); without transactions in ots_getBlockDetails, with the page's transactions (input cut to its 4-byte selector) in ots_getBlockTransactions.
+ */
+export interface OtsBlockSummary {
+  number: Uint;
+  hash: Hash32;
+  parentHash: Hash32;
+  timestamp: Uint;
+  miner: Address;
+  transactionCount: number;
+  logsBloom: null;
+  transactions?: Transaction[];
+  [k: string]: unknown | undefined;
+}
+/**
+ * A block's header fields, its issuance (the miner's reward including uncle inclusion, the uncles' miners' rewards, their sum) and the fees its transactions paid.
+ */
+export interface OtsBlockDetails {
+  block: OtsBlockSummary;
+  issuance: {
+    blockReward: Uint;
+    uncleReward: Uint;
+    issuance: Uint;
+  };
+  totalFees: Uint;
+}
+/**
+ * A receipt as eth_getTransactionReceipt returns it; in ots_getBlockTransactions logs and logsBloom are null, in the searches the block's timestamp is added.
+ */
+export interface OtsReceipt {
+  transactionHash: Hash32;
+  blockNumber: Uint;
+  gasUsed: Uint;
+  from: Address;
+  timestamp?: Uint;
+  logs?: null | Log[];
+  logsBloom?: null | Bytes256;
+  [k: string]: unknown | undefined;
+}
+/**
+ * One page of a block's transactions with their receipts, in block order.
+ */
+export interface OtsBlockTransactions {
+  fullblock: OtsBlockSummary;
+  receipts: OtsReceipt[];
+}
+/**
+ * A value transfer by CALL (type 0), a self-destruct (1: from the destroyed contract to the beneficiary), a CREATE (2) or a CREATE2 (3) made by code inside a transaction.
+ */
+export interface OtsInternalOperation {
+  type: 0 | 1 | 2 | 3;
+  from: Address;
+  to: Address;
+  value: Uint;
+}
+/**
+ * One frame of a transaction's call tree, in execution order: its kind, depth (0 = the transaction's own), caller, callee, value (null for DELEGATECALL and STATICCALL), input and output (revert data where it reverted; null for SELFDESTRUCT).
+ */
+export interface OtsTraceEntry {
+  type: "CALL" | "CALLCODE" | "DELEGATECALL" | "STATICCALL" | "CREATE" | "CREATE2" | "SELFDESTRUCT";
+  depth: number;
+  from: Address;
+  to: Address;
+  value: null | Uint;
+  input: Bytes;
+  output: null | Bytes;
+}
+/**
+ * The transaction that created a contract and the address that directly created it (the sender, or the contract whose CREATE/CREATE2 made it).
+ */
+export interface OtsContractCreator {
+  hash: Hash32;
+  creator: Address;
+}
+/**
+ * An address's transactions, newest first, with their receipts; firstPage: nothing newer remains, lastPage: nothing older remains.
+ */
+export interface OtsTransactionsPage {
+  txs: Transaction[];
+  receipts: OtsReceipt[];
+  firstPage: boolean;
+  lastPage: boolean;
+}
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
 /** Positional params of `eth_blockNumber`. */
@@ -2447,6 +2553,38 @@ export type AdminPeersParams = [];
 export type AdminRemovePeerParams = [enode: EnodeUrl];
 /** Positional params of `admin_removeTrustedPeer`. */
 export type AdminRemoveTrustedPeerParams = [enode: EnodeUrl];
+/** Positional params of `erigon_getHeaderByNumber`. */
+export type ErigonGetHeaderByNumberParams = [number: OtsBlockNumber];
+/** Positional params of `ots_getApiLevel`. */
+export type OtsGetApiLevelParams = [];
+/** Positional params of `ots_getBlockDetails`. */
+export type OtsGetBlockDetailsParams = [number: OtsBlockNumber];
+/** Positional params of `ots_getBlockDetailsByHash`. */
+export type OtsGetBlockDetailsByHashParams = [blockHash: Hash32];
+/** Positional params of `ots_getBlockTransactions`. */
+export type OtsGetBlockTransactionsParams = [number: OtsBlockNumber, pageNumber: OtsGetBlockTransactionsPageNumberParam, pageSize: OtsGetBlockTransactionsPageSizeParam];
+/** Positional params of `ots_getContractCreator`. */
+export type OtsGetContractCreatorParams = [address: Address];
+/** Positional params of `ots_getInternalOperations`. */
+export type OtsGetInternalOperationsParams = [transactionHash: Hash32];
+/** Positional params of `ots_getTransactionBySenderAndNonce`. */
+export type OtsGetTransactionBySenderAndNonceParams = [sender: Address, nonce: OtsQuantity];
+/** Positional params of `ots_getTransactionError`. */
+export type OtsGetTransactionErrorParams = [transactionHash: Hash32];
+/** Result of `ots_getTransactionError`. */
+export type OtsGetTransactionErrorResult = Bytes;
+/** Positional params of `ots_hasCode`. */
+export type OtsHasCodeParams = [address: Address, block: OtsHasCodeBlockParam];
+/** Positional params of `ots_searchTransactionsAfter`. */
+export type OtsSearchTransactionsAfterParams = [address: Address, blockNumber: OtsQuantity, pageSize: OtsSearchTransactionsAfterPageSizeParam];
+/** Result of `ots_searchTransactionsAfter`. */
+export type OtsSearchTransactionsAfterResult = OtsTransactionsPage;
+/** Positional params of `ots_searchTransactionsBefore`. */
+export type OtsSearchTransactionsBeforeParams = [address: Address, blockNumber: OtsQuantity, pageSize: OtsSearchTransactionsBeforePageSizeParam];
+/** Result of `ots_searchTransactionsBefore`. */
+export type OtsSearchTransactionsBeforeResult = OtsTransactionsPage;
+/** Positional params of `ots_traceTransaction`. */
+export type OtsTraceTransactionParams = [transactionHash: Hash32];
 
 /** Params and result of every method, keyed by method name. */
 export interface RpcMethods {
@@ -2638,4 +2776,17 @@ export interface RpcMethods {
   admin_peers: { params: AdminPeersParams; result: AdminPeersResult };
   admin_removePeer: { params: AdminRemovePeerParams; result: AdminRemovePeerResult };
   admin_removeTrustedPeer: { params: AdminRemoveTrustedPeerParams; result: AdminRemoveTrustedPeerResult };
+  erigon_getHeaderByNumber: { params: ErigonGetHeaderByNumberParams; result: ErigonGetHeaderByNumberResult };
+  ots_getApiLevel: { params: OtsGetApiLevelParams; result: OtsGetApiLevelResult };
+  ots_getBlockDetails: { params: OtsGetBlockDetailsParams; result: OtsGetBlockDetailsResult };
+  ots_getBlockDetailsByHash: { params: OtsGetBlockDetailsByHashParams; result: OtsGetBlockDetailsByHashResult };
+  ots_getBlockTransactions: { params: OtsGetBlockTransactionsParams; result: OtsGetBlockTransactionsResult };
+  ots_getContractCreator: { params: OtsGetContractCreatorParams; result: OtsGetContractCreatorResult };
+  ots_getInternalOperations: { params: OtsGetInternalOperationsParams; result: OtsGetInternalOperationsResult };
+  ots_getTransactionBySenderAndNonce: { params: OtsGetTransactionBySenderAndNonceParams; result: OtsGetTransactionBySenderAndNonceResult };
+  ots_getTransactionError: { params: OtsGetTransactionErrorParams; result: OtsGetTransactionErrorResult };
+  ots_hasCode: { params: OtsHasCodeParams; result: OtsHasCodeResult };
+  ots_searchTransactionsAfter: { params: OtsSearchTransactionsAfterParams; result: OtsSearchTransactionsAfterResult };
+  ots_searchTransactionsBefore: { params: OtsSearchTransactionsBeforeParams; result: OtsSearchTransactionsBeforeResult };
+  ots_traceTransaction: { params: OtsTraceTransactionParams; result: OtsTraceTransactionResult };
 }
