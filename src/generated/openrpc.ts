@@ -17355,6 +17355,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           "admin": {
             "type": "string"
+          },
+          "ots": {
+            "type": "string"
           }
         },
         "required": [

@@ -1326,6 +1326,7 @@ export interface RpcModules {
   rpc: string;
   txpool?: string;
   admin?: string;
+  ots?: string;
 }
 /**
  * An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.

@@ -58,6 +58,7 @@ describe('JSON-RPC over HTTP (dev node)', () => {
         'iele',
         'mcp',
         'net',
+        'ots',
         'personal',
         'qa',
         'rpc',

@@ -34,6 +34,7 @@ describe('loadConfig', () => {
       'rpc',
       'txpool',
       'admin',
+      'ots',
     ]);
     expect(dev.rpc.http).toMatchObject({
       interface: '127.0.0.1',
