@@ -85,6 +85,10 @@ describe('Otterscan API against Anvil', () => {
     expect(ours.issuance).toMatchObject({ uncleReward: '0x0', issuance: ours.issuance.blockReward });
     expect(BigInt(ours.issuance.blockReward)).toBeGreaterThan(0n);
     expect(await call(svc.url, 'ots_getBlockDetailsByHash', [ours.block.hash])).toEqual(ours);
+    // The genesis block mints nothing, on either chain.
+    const [genesis, theirGenesis] = await both('ots_getBlockDetails', [0]);
+    expect(genesis.issuance).toEqual(theirGenesis.issuance);
+    expect(genesis.totalFees).toBe('0x0');
     expect(await call(svc.url, 'ots_getBlockDetails', [999])).toBeNull();
     expect(await call(svc.url, 'ots_getBlockDetailsByHash', [UNKNOWN_HASH])).toBeNull();
   });

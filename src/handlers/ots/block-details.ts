@@ -4,6 +4,7 @@
  * explorer never reads it); issuance comes from the chain's reward rules, fees from the receipts.
  */
 import type { Block as EngineBlock } from '@ethereumjs/block';
+import { checkpointOf } from '../../chain/checkpointing/index.js';
 import type { ChainEngine } from '../../chain/engine.js';
 import type {
   ErigonGetHeaderByNumberParams,
@@ -30,9 +31,14 @@ async function summaryOf(engine: ChainEngine, resolved: ResolvedBlock, full: boo
   return { ...block, logsBloom: null, transactionCount: resolved.block.transactions.length } as OtsBlockSummary;
 }
 
-/** The miner's reward (uncle inclusion included) and the uncles' miners' rewards, as the chain's rules credit them. */
+/**
+ * The miner's reward (uncle inclusion included) and the uncles' miners' rewards, as the chain's rules credit them.
+ * The genesis block and ECIP-1097 checkpoint blocks credit nothing.
+ */
 function issuanceOf(engine: ChainEngine, block: EngineBlock): OtsBlockDetails['issuance'] {
-  const [miner, ...uncles] = engine.chain.rewardsOf(block);
+  const credits =
+    block.header.number === 0n || checkpointOf(block.header) !== undefined ? [] : engine.chain.rewardsOf(block);
+  const [miner, ...uncles] = credits;
   const blockReward = miner?.amount ?? 0n;
   const uncleReward = uncles.reduce((sum, u) => sum + u.amount, 0n);
   return {
