@@ -13462,7 +13462,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "ots_getContractCreator",
       "x-extension": "otterscan",
       "summary": "The transaction and the address that created a contract.",
-      "description": "null when the address holds no code now (an account, or a destroyed contract) or got it in the genesis block. The block where the code appeared is found by bisecting the state by block (the node needs the state of those blocks: -32004 where it does not hold it), then replayed to find the creating frame.",
+      "description": "null when the address holds no code now (an account, or a destroyed contract) or got it in the genesis block. The block where the code appeared is found by bisecting the state by block (the node needs the state of those blocks: -32004 where it does not hold it), then replayed to find the creating frame. On a fork (--fork-url), what happened at or below its base block is the upstream's history: -32004, ask the upstream.",
       "tags": [
         {
           "$ref": "#/components/tags/ots"
@@ -13524,7 +13524,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "ots_getTransactionBySenderAndNonce",
       "x-extension": "otterscan",
       "summary": "The hash of the transaction a sender sent with a nonce.",
-      "description": "null when no mined transaction of the sender has that nonce. The block is found by bisecting the sender's nonce by block (-32004 where this node does not hold that state).",
+      "description": "null when no mined transaction of the sender has that nonce. The block is found by bisecting the sender's nonce by block (-32004 where this node does not hold that state). On a fork (--fork-url), what happened at or below its base block is the upstream's history: -32004, ask the upstream.",
       "tags": [
         {
           "$ref": "#/components/tags/ots"

@@ -138,6 +138,22 @@ describe('a fork of an svc-node dev chain', () => {
     expect(proxy.calls.filter((c) => /^eth_send|^personal_|^qa_|^test_/.test(c))).toEqual([]);
   });
 
+  it("Otterscan's lookups find what the fork did and answer -32004 for what is the upstream's history", async () => {
+    const holderNonce = Number(await rpc(fork!.url, 'eth_getTransactionCount', [holder.address, 'latest']));
+    const last = await rpc(fork!.url, 'ots_getTransactionBySenderAndNonce', [holder.address, holderNonce - 1]);
+    expect((await rpc(fork!.url, 'eth_getTransactionByHash', [last])).blockNumber).toBe(
+      `0x${(forkBlock + 1n).toString(16)}`,
+    );
+    for (const [method, params] of [
+      ['ots_getTransactionBySenderAndNonce', [holder.address, 0]],
+      ['ots_getContractCreator', [tokenAddress]],
+    ] as const) {
+      const { body } = await post(fork!.url, request(method, [...params]));
+      expect(body.error?.code, method).toBe(-32004);
+      expect(body.error.message, method).toContain(`block ${forkBlock}, this fork's base`);
+    }
+  });
+
   it("answers the upstream's blocks, transactions and receipts up to its base from the upstream, and keeps them", async () => {
     const { blockNumber, blockHash } = await rpc(upstream.url, 'eth_getTransactionReceipt', [giveHash]);
     expect(BigInt(blockNumber)).toBeLessThan(forkBlock);

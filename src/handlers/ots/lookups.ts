@@ -30,16 +30,34 @@ export async function ots_hasCode([address, block]: OtsHasCodeParams, ctx: Handl
 
 /** A reader of the state after block n, answering -32004 where the node does not hold it. */
 function stateReader(engine: ChainEngine, method: string): (n: bigint) => Promise<StateView> {
+  const notHeld = (n: bigint, why: string) =>
+    new RpcError(ErrorCode.MethodNotSupported, `${method} needs the state of block ${n}: ${why}`);
   return async (n) => {
     try {
       const state = await engine.chain.stateAt(n);
-      if (state === undefined) throw new Error(`block ${n} is not stored`);
+      if (state === undefined) throw notHeld(n, 'this node does not have that block');
       return state;
     } catch (err) {
-      if (!(err instanceof StateNotHeldError)) throw err;
-      throw new RpcError(ErrorCode.MethodNotSupported, `${method} needs the state of block ${n}: ${err.message}`);
+      if (err instanceof StateNotHeldError) throw notHeld(n, err.message);
+      throw err;
     }
   };
+}
+
+/**
+ * The first block whose state this node can read: the base block on a fork (what happened before it is the
+ * upstream's history), else the genesis block.
+ */
+const firstHeld = (engine: ChainEngine): bigint => engine.chain.forkBase ?? 0n;
+
+/** What was already true at the first held block: before a fork's base nothing can be named here, so -32004. */
+function beforeHistory(engine: ChainEngine, method: string, what: string): null {
+  const base = engine.chain.forkBase;
+  if (base === undefined) return null;
+  throw new RpcError(
+    ErrorCode.MethodNotSupported,
+    `${method}: ${what} at or below block ${base}, this fork's base, whose history is the upstream's: ask the upstream`,
+  );
 }
 
 /** The lowest block in [low, high] where `holds` is true, given it holds at `high` and stays true once it does. */
@@ -66,9 +84,11 @@ export async function ots_getContractCreator(
   const state = stateReader(engine, 'ots_getContractCreator');
   const hasCode = async (n: bigint) => (await (await state(n)).getCode(account)).length > 0;
   const head = engine.chain.getHead().header.number;
-  // No code now (an account, or a destroyed contract), or code from the genesis allocation: no creator.
-  if (!(await hasCode(head)) || (await hasCode(0n))) return null;
-  const number = await firstBlockWhere(1n, head, hasCode);
+  const low = firstHeld(engine);
+  // No code now (an account, or a destroyed contract): no creator. Code from the genesis allocation: none either.
+  if (!(await hasCode(head))) return null;
+  if (await hasCode(low)) return beforeHistory(engine, 'ots_getContractCreator', 'the contract was created');
+  const number = await firstBlockWhere(low + 1n, head, hasCode);
   const hash = await engine.chain.getCanonicalHash(number);
   if (hash === undefined) return null;
   const opts = { ...traceOptionsOf(undefined, ctx), tracer: 'otsTracer' as const };
@@ -97,8 +117,10 @@ export async function ots_getTransactionBySenderAndNonce(
   const state = stateReader(engine, 'ots_getTransactionBySenderAndNonce');
   const passed = async (n: bigint) => (await (await state(n)).getNonce(account)) > nonce;
   const head = engine.chain.getHead().header.number;
-  if (!(await passed(head)) || (await passed(0n))) return null;
-  const number = await firstBlockWhere(1n, head, passed);
+  const low = firstHeld(engine);
+  if (!(await passed(head))) return null;
+  if (await passed(low)) return beforeHistory(engine, 'ots_getTransactionBySenderAndNonce', 'the nonce was used');
+  const number = await firstBlockWhere(low + 1n, head, passed);
   const block = await engine.chain.getBlock(number);
   const receipts = block === undefined ? undefined : await engine.chain.getReceipts(block.hash());
   if (block === undefined || receipts === undefined) return null;
