@@ -13397,7 +13397,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "ots_traceTransaction",
       "x-extension": "otterscan",
       "summary": "A transaction's call tree as a list of frames with their depth.",
-      "description": "Every frame in execution order, depth 0 being the transaction's own (CREATE for a deployment); calls to precompiles are left out, as Erigon does. Anvil leaves out creations and self-destructs, and gives DELEGATECALL and STATICCALL a value; here they have null, as in Erigon.",
+      "description": "Every frame in execution order, depth 0 being the transaction's own (CREATE for a deployment); calls that code makes to precompiles are left out, as Erigon does (a transaction sent straight to one keeps its own frame, as in Anvil). Anvil leaves out creations and self-destructs, and gives DELEGATECALL and STATICCALL a value; here they have null, as in Erigon.",
       "tags": [
         {
           "$ref": "#/components/tags/ots"
