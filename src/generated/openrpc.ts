@@ -6208,7 +6208,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceTransaction",
       "x-extension": "geth",
       "summary": "Replays a transaction and traces it (geth's tracers).",
-      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
+      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered naming the cap: -32602 for the entry and size caps (the same trace always reaches them; not -32005, which viem and Foundry retry as a rate limit), -32005 for the time limit. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -6245,6 +6245,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -6453,6 +6456,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         }
       ],
       "examples": [
@@ -6584,6 +6590,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/GethTraceLimit"
         },
         {
+          "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
           "$ref": "#/components/errors/StateNotHeld"
         }
       ],
@@ -6671,6 +6680,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -6768,6 +6780,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -11514,6 +11529,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/TraceLimitExceeded"
         },
         {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
           "$ref": "#/components/errors/UnknownBlockTag"
         }
       ],
@@ -11610,6 +11628,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -11698,6 +11719,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -11776,6 +11800,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
@@ -11871,6 +11898,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -11969,6 +11999,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -12065,6 +12098,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
           "$ref": "#/components/errors/BlockNotFound"
@@ -12182,6 +12218,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/TraceLimitExceeded"
         },
         {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
           "$ref": "#/components/errors/BlockNotFound"
         }
       ],
@@ -12289,6 +12328,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -18540,7 +18582,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "GethTraceLimit": {
         "code": -32005,
-        "message": "trace stopped at a node limit: <cap> (<setting>)"
+        "message": "<method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)"
+      },
+      "GethTraceTooLarge": {
+        "code": -32602,
+        "message": "<method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)"
       },
       "GethTraceTxNotFound": {
         "code": -32000,
@@ -18556,7 +18602,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "TraceLimitExceeded": {
         "code": -32005,
-        "message": "<what> exceeds the limit of <n> (<setting>)"
+        "message": "<method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)"
+      },
+      "TraceAnswerTooLarge": {
+        "code": -32602,
+        "message": "<method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)"
       },
       "TraceFilterPageTooLarge": {
         "code": -32602,

@@ -1,7 +1,8 @@
 /**
  * The caps on one trace: a 30 M-gas loop traced with debug_traceCall stops at the struct-log entry cap, the
- * result-size cap or the time cap, each answered -32005 naming the cap's setting (or the request's own timeout),
- * and while the trace runs the node keeps answering other requests (the trace yields to the event loop).
+ * result-size cap or the time cap, each answered naming the cap's setting (or the request's own timeout): the size
+ * caps -32602 (the same trace always reaches them, and cast and viem retry -32005 as a rate limit), the time cap
+ * -32005. While the trace runs the node keeps answering other requests (the trace yields to the event loop).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
@@ -37,14 +38,14 @@ afterAll(async () => {
 describe('trace caps', () => {
   it('stops the struct logger at network.rpc.debug.max-struct-logs', async () => {
     const err = await refusal({ disableStack: true });
-    expect(err.code).toBe(-32005);
+    expect(err.code).toBe(-32602);
     expect(err.message).toContain('network.rpc.debug.max-struct-logs');
     expect(err.message).toContain('3000');
   });
 
   it('stops a trace whose answer grows past network.rpc.debug.max-trace-bytes', async () => {
     const err = await refusal({});
-    expect(err.code).toBe(-32005);
+    expect(err.code).toBe(-32602);
     expect(err.message).toContain('network.rpc.debug.max-trace-bytes');
   });
 

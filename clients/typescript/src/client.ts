@@ -780,7 +780,8 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32602 invalid params: the block RLP cannot be decoded
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlock(...params: T.DebugTraceBlockParams): Promise<T.DebugTraceBlockResult>;
@@ -792,7 +793,8 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByHash(...params: T.DebugTraceBlockByHashParams): Promise<T.DebugTraceBlockByHashResult>;
@@ -805,7 +807,8 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByNumber(...params: T.DebugTraceBlockByNumberParams): Promise<T.DebugTraceBlockByNumberResult>;
@@ -818,7 +821,8 @@ export interface RpcMethodsClient {
    * @returns trace
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    */
   debug_traceCall(...params: T.DebugTraceCallParams): Promise<T.DebugTraceCallResult>;
   /**
@@ -828,7 +832,8 @@ export interface RpcMethodsClient {
    * @param [config] geth's TraceConfig: the tracer and its options, timeout.
    * @returns trace
    * @throws {RpcClientError} -32000 transaction 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceTransaction(...params: T.DebugTraceTransactionParams): Promise<T.DebugTraceTransactionResult>;
@@ -837,7 +842,8 @@ export interface RpcMethodsClient {
    *
    * @param block A block number or tag.
    * @returns traces
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
   trace_block(...params: T.TraceBlockParams): Promise<T.TraceBlockResult>;
@@ -849,7 +855,8 @@ export interface RpcMethodsClient {
    * @param [block] The block whose post-state the call runs on (default latest).
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_call(...params: T.TraceCallParams): Promise<T.TraceCallResult>;
@@ -860,7 +867,8 @@ export interface RpcMethodsClient {
    * @param [block] The block whose post-state the call runs on (default latest).
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_callMany(...params: T.TraceCallManyParams): Promise<T.TraceCallManyResult>;
@@ -870,7 +878,8 @@ export interface RpcMethodsClient {
    * @param filter The query.
    * @returns traces
    * @throws {RpcClientError} -32602 trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
   trace_filter(...params: T.TraceFilterParams): Promise<T.TraceFilterResult>;
@@ -880,7 +889,8 @@ export interface RpcMethodsClient {
    * @param transactionHash A transaction's hash.
    * @param indices The trace address.
    * @returns trace
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_get(...params: T.TraceGetParams): Promise<T.TraceGetResult>;
   /**
@@ -891,7 +901,8 @@ export interface RpcMethodsClient {
    * @param [block] The block whose post-state the call runs on (default latest).
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_rawTransaction(...params: T.TraceRawTransactionParams): Promise<T.TraceRawTransactionResult>;
   /**
@@ -901,7 +912,8 @@ export interface RpcMethodsClient {
    * @param traceTypes "trace" and/or "stateDiff".
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_replayBlockTransactions(...params: T.TraceReplayBlockTransactionsParams): Promise<T.TraceReplayBlockTransactionsResult>;
   /**
@@ -911,7 +923,8 @@ export interface RpcMethodsClient {
    * @param traceTypes "trace" and/or "stateDiff".
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_replayTransaction(...params: T.TraceReplayTransactionParams): Promise<T.TraceReplayTransactionResult>;
   /**
@@ -919,7 +932,8 @@ export interface RpcMethodsClient {
    *
    * @param transactionHash A transaction's hash.
    * @returns traces
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_transaction(...params: T.TraceTransactionParams): Promise<T.TraceTransactionResult>;
   /**
