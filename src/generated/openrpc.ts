@@ -11488,6 +11488,365 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "eth_sendUnsignedTransaction",
+      "x-extension": "anvil",
+      "summary": "Sends a transaction as any account, without a signature.",
+      "description": "Anvil's eth_sendUnsignedTransaction (viem's sendUnsignedTransaction): the transaction is sent as `from` whether or not the node holds its key and without anvil_impersonateAccount, carrying the placeholder signature impersonated transactions carry. Missing fields are filled as eth_sendTransaction fills them (nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas), and the pool refuses what it refuses there. Legacy transactions only, as on Ethereum Classic: an EIP-1559 request (type 0x2, maxFeePerGas or maxPriorityFeePerGas) gives -32003 naming the legacy alternative, an access-list request -32602. Returns the hash; with automine the transaction is mined first. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "description": "The transaction; only `from` is required.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TransactionRequest"
+          }
+        }
+      ],
+      "result": {
+        "name": "transactionHash",
+        "schema": {
+          "$ref": "#/components/schemas/hash32"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        },
+        {
+          "$ref": "#/components/errors/NonceTooLow"
+        },
+        {
+          "$ref": "#/components/errors/InsufficientFunds"
+        },
+        {
+          "$ref": "#/components/errors/ExceedsBlockGasLimit"
+        },
+        {
+          "$ref": "#/components/errors/ExecutionReverted"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "description": "The hash depends on the nonce and the gas price.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0x1111111111111111111111111111111111111111",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0x1",
+                "gasPrice": "0x2540be400"
+              }
+            }
+          ],
+          "result": {
+            "name": "transactionHash",
+            "value": "0x91e1ddf5ef7e5a08db4e954f918ef44a4b7a6f0e614ab5aa62fc5fd197ae6110"
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setLoggingEnabled",
+      "x-extension": "anvil",
+      "summary": "Turns the node's info lines off or on.",
+      "description": "false: the node writes no info or debug lines (blocks mined or imported, the pool's size, chain resets) until it is turned on again; warnings and errors still go out. Blocks that arrive while it is off are never announced. true: lines again. As Anvil's, which silences its node log. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enabled",
+          "description": "Whether to write info lines.",
+          "required": true,
+          "schema": {
+            "type": "boolean"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "enabled",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setNextBlockBaseFeePerGas",
+      "x-extension": "anvil",
+      "summary": "Refused: Ethereum Classic blocks have no base fee.",
+      "description": "Ethereum Classic never activated EIP-1559 (London): its blocks carry no baseFeePerGas, so there is none to set. Always -32602 saying so, as Anvil answers on a chain without EIP-1559 (set the pool's price floor with anvil_setMinGasPrice instead). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "baseFeePerGas",
+          "description": "Wei per gas.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "anvil_setNextBlockBaseFeePerGas: Ethereum Classic has no base fee (EIP-1559 is not active); set a minimum gas price with anvil_setMinGasPrice instead"
+        }
+      ],
+      "examples": [
+        {
+          "name": "refused",
+          "params": [
+            {
+              "name": "baseFeePerGas",
+              "value": "0x3b9aca00"
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "anvil_setRpcUrl",
+      "x-extension": "anvil",
+      "summary": "Sets the fork's upstream URL.",
+      "description": "On a fork (--fork-url or anvil_reset with forking): what the fork has not read yet is read from this URL from now on; the fork stays on its block and keeps what it read. The URL should serve the same chain: every answer is checked against the fork's block (proofs, code and header hashes), so another chain's answers fail with -32000 rather than being taken. anvil_nodeInfo names the new upstream. Not a fork: nothing to read, nothing changes, as Anvil does. An http(s) URL only. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "url",
+          "description": "The upstream's http(s) JSON-RPC URL.",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "url",
+              "value": "http://127.0.0.1:8545"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_addBalance",
+      "x-extension": "anvil",
+      "summary": "Adds to an account's balance.",
+      "description": "The balance grows by the amount in the head's state in place, as anvil_setBalance sets it (no block is mined; the next block's stateRoot carries it). A sum of 2^256 or more gives -32602. Anvil's method. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "amount",
+          "description": "Wei to add.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "amount",
+              "value": "0xde0b6b3a7640000"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_mine_detailed",
+      "x-extension": "anvil",
+      "summary": "Mines blocks now and returns them with their transactions.",
+      "description": "The same as evm_mine_detailed. Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "options",
+          "description": "A timestamp or {timestamp, blocks}.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AnvilMineOptions"
+          }
+        }
+      ],
+      "result": {
+        "name": "blocks",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/AnvilMinedBlock"
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "blocks",
+            "value": []
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_mine_detailed",
+      "x-extension": "anvil",
+      "summary": "Mines blocks now and returns them with their transactions.",
+      "description": "Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "options",
+          "description": "A timestamp or {timestamp, blocks}.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AnvilMineOptions"
+          }
+        }
+      ],
+      "result": {
+        "name": "blocks",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/AnvilMinedBlock"
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "blocks",
+            "value": []
+          }
+        }
+      ]
+    },
+    {
       "name": "trace_block",
       "x-extension": "openethereum",
       "summary": "Every trace of a block, with its rewards.",
@@ -17881,14 +18240,21 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "AnvilResetOptions": {
         "title": "AnvilResetOptions",
-        "description": "anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).",
+        "description": "anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5). null stands for a value left out (viem's reset() sends blockNumber null when none is given).",
         "type": "object",
         "properties": {
           "forking": {
             "type": "object",
             "properties": {
               "jsonRpcUrl": {
-                "type": "string"
+                "oneOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "blockNumber": {
                 "oneOf": [
@@ -17898,6 +18264,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   },
                   {
                     "type": "string"
+                  },
+                  {
+                    "type": "null"
                   }
                 ]
               }
@@ -18397,6 +18766,251 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         "items": {
           "$ref": "#/components/schemas/GethTraceFlatCallFrame"
         }
+      },
+      "AnvilMinedBlock": {
+        "title": "AnvilMinedBlock",
+        "type": "object",
+        "description": "A block evm_mine_detailed mined: the Block as eth_getBlockByNumber gives it with full transactions, each an AnvilMinedTransaction.",
+        "properties": {
+          "number": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "parentHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "nonce": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/bytes8"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "mixHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/hash32"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "sha3Uncles": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "logsBloom": {
+            "$ref": "#/components/schemas/bytes256"
+          },
+          "transactionsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "stateRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "receiptsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "miner": {
+            "$ref": "#/components/schemas/address"
+          },
+          "difficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "totalDifficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "lastCheckpointNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "extraData": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "size": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasLimit": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "checkpoint": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/Checkpoint"
+              }
+            ]
+          },
+          "transactions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AnvilMinedTransaction"
+            }
+          },
+          "uncles": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/hash32"
+            }
+          }
+        },
+        "required": [
+          "number",
+          "hash",
+          "parentHash",
+          "nonce",
+          "mixHash",
+          "sha3Uncles",
+          "logsBloom",
+          "transactionsRoot",
+          "stateRoot",
+          "receiptsRoot",
+          "miner",
+          "difficulty",
+          "totalDifficulty",
+          "extraData",
+          "size",
+          "gasLimit",
+          "gasUsed",
+          "timestamp",
+          "uncles"
+        ],
+        "additionalProperties": false
+      },
+      "AnvilMinedTransaction": {
+        "title": "AnvilMinedTransaction",
+        "type": "object",
+        "description": "A transaction of a block evm_mine_detailed mined: the Transaction with `output`, the bytes its top call returned (a revert's data when it failed), and `revertReason` when that data is an Error(string), as Anvil gives them.",
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "0x0",
+              "0x1"
+            ]
+          },
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "nonce": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "blockHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "blockNumber": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/uint"
+              }
+            ]
+          },
+          "transactionIndex": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/uint"
+              }
+            ]
+          },
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "to": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/address"
+              }
+            ]
+          },
+          "value": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasPrice": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "input": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "chainId": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "accessList": {
+            "$ref": "#/components/schemas/AccessList"
+          },
+          "v": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "r": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "s": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "yParity": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "output": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "revertReason": {
+            "type": "string",
+            "description": "A failed transaction's Error(string) message, when its output is one."
+          }
+        },
+        "required": [
+          "type",
+          "hash",
+          "nonce",
+          "blockHash",
+          "blockNumber",
+          "transactionIndex",
+          "from",
+          "to",
+          "value",
+          "gasPrice",
+          "gas",
+          "input",
+          "v",
+          "r",
+          "s",
+          "output"
+        ],
+        "additionalProperties": false
       }
     },
     "errors": {

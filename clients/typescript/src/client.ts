@@ -1050,6 +1050,15 @@ export interface RpcMethodsClient {
    */
   test_setChainParams(...params: T.TestSetChainParamsParams): Promise<T.TestSetChainParamsResult>;
   /**
+   * `anvil_addBalance`: Adds to an account's balance.
+   *
+   * @param address The account.
+   * @param amount Wei to add.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_addBalance(...params: T.AnvilAddBalanceParams): Promise<T.AnvilAddBalanceResult>;
+  /**
    * `anvil_autoImpersonateAccount`: Impersonates every account.
    *
    * @param enabled On or off.
@@ -1118,6 +1127,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_mine(...params: T.AnvilMineParams): Promise<T.AnvilMineResult>;
+  /**
+   * `anvil_mine_detailed`: Mines blocks now and returns them with their transactions.
+   *
+   * @param [options] A timestamp or {timestamp, blocks}.
+   * @returns blocks
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_mine_detailed(...params: T.AnvilMineDetailedParams): Promise<T.AnvilMineDetailedResult>;
   /**
    * `anvil_nodeInfo`: The dev chain's head and settings.
    *
@@ -1201,6 +1218,13 @@ export interface RpcMethodsClient {
    */
   anvil_setIntervalMining(...params: T.AnvilSetIntervalMiningParams): Promise<T.AnvilSetIntervalMiningResult>;
   /**
+   * `anvil_setLoggingEnabled`: Turns the node's info lines off or on.
+   *
+   * @param enabled Whether to write info lines.
+   * @returns result
+   */
+  anvil_setLoggingEnabled(...params: T.AnvilSetLoggingEnabledParams): Promise<T.AnvilSetLoggingEnabledResult>;
+  /**
    * `anvil_setMinGasPrice`: Sets the pool's minimum gas price.
    *
    * @param gasPrice Wei per gas.
@@ -1208,6 +1232,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_setMinGasPrice(...params: T.AnvilSetMinGasPriceParams): Promise<T.AnvilSetMinGasPriceResult>;
+  /**
+   * `anvil_setNextBlockBaseFeePerGas`: Refused: Ethereum Classic blocks have no base fee.
+   *
+   * @param baseFeePerGas Wei per gas.
+   * @returns result
+   * @throws {RpcClientError} -32602 anvil_setNextBlockBaseFeePerGas: Ethereum Classic has no base fee (EIP-1559 is not active); set a minimum gas price with anvil_setMinGasPrice instead
+   */
+  anvil_setNextBlockBaseFeePerGas(...params: T.AnvilSetNextBlockBaseFeePerGasParams): Promise<T.AnvilSetNextBlockBaseFeePerGasResult>;
   /**
    * `anvil_setNextBlockTimestamp`: Sets the next block's timestamp.
    *
@@ -1225,6 +1257,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_setNonce(...params: T.AnvilSetNonceParams): Promise<T.AnvilSetNonceResult>;
+  /**
+   * `anvil_setRpcUrl`: Sets the fork's upstream URL.
+   *
+   * @param url The upstream's http(s) JSON-RPC URL.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setRpcUrl(...params: T.AnvilSetRpcUrlParams): Promise<T.AnvilSetRpcUrlResult>;
   /**
    * `anvil_setStorageAt`: Sets one storage slot.
    *
@@ -1249,6 +1289,18 @@ export interface RpcMethodsClient {
    */
   anvil_stopImpersonatingAccount(...params: T.AnvilStopImpersonatingAccountParams): Promise<T.AnvilStopImpersonatingAccountResult>;
   /**
+   * `eth_sendUnsignedTransaction`: Sends a transaction as any account, without a signature.
+   *
+   * @param transaction The transaction; only `from` is required.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32003 nonce too low
+   * @throws {RpcClientError} -32003 insufficient funds for gas * price + value
+   * @throws {RpcClientError} -32003 exceeds block gas limit
+   * @throws {RpcClientError} 3 execution reverted: <reason>
+   */
+  eth_sendUnsignedTransaction(...params: T.EthSendUnsignedTransactionParams): Promise<T.EthSendUnsignedTransactionResult>;
+  /**
    * `evm_increaseTime`: Moves the clock forward.
    *
    * @param seconds Seconds to add.
@@ -1263,6 +1315,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   evm_mine(...params: T.EvmMineParams): Promise<T.EvmMineResult>;
+  /**
+   * `evm_mine_detailed`: Mines blocks now and returns them with their transactions.
+   *
+   * @param [options] A timestamp or {timestamp, blocks}.
+   * @returns blocks
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  evm_mine_detailed(...params: T.EvmMineDetailedParams): Promise<T.EvmMineDetailedResult>;
   /**
    * `evm_revert`: Goes back to a snapshot.
    *
@@ -1736,6 +1796,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   test_modifyTimestamp: 'test_modifyTimestamp',
   test_rewindToBlock: 'test_rewindToBlock',
   test_setChainParams: 'test_setChainParams',
+  anvil_addBalance: 'anvil_addBalance',
   anvil_autoImpersonateAccount: 'anvil_autoImpersonateAccount',
   anvil_dropAllTransactions: 'anvil_dropAllTransactions',
   anvil_dropTransaction: 'anvil_dropTransaction',
@@ -1746,6 +1807,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   anvil_loadState: 'anvil_loadState',
   anvil_metadata: 'anvil_metadata',
   anvil_mine: 'anvil_mine',
+  anvil_mine_detailed: 'anvil_mine_detailed',
   anvil_nodeInfo: 'anvil_nodeInfo',
   anvil_removeBlockTimestampInterval: 'anvil_removeBlockTimestampInterval',
   anvil_reset: 'anvil_reset',
@@ -1757,14 +1819,19 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   anvil_setCode: 'anvil_setCode',
   anvil_setCoinbase: 'anvil_setCoinbase',
   anvil_setIntervalMining: 'anvil_setIntervalMining',
+  anvil_setLoggingEnabled: 'anvil_setLoggingEnabled',
   anvil_setMinGasPrice: 'anvil_setMinGasPrice',
+  anvil_setNextBlockBaseFeePerGas: 'anvil_setNextBlockBaseFeePerGas',
   anvil_setNextBlockTimestamp: 'anvil_setNextBlockTimestamp',
   anvil_setNonce: 'anvil_setNonce',
+  anvil_setRpcUrl: 'anvil_setRpcUrl',
   anvil_setStorageAt: 'anvil_setStorageAt',
   anvil_snapshot: 'anvil_snapshot',
   anvil_stopImpersonatingAccount: 'anvil_stopImpersonatingAccount',
+  eth_sendUnsignedTransaction: 'eth_sendUnsignedTransaction',
   evm_increaseTime: 'evm_increaseTime',
   evm_mine: 'evm_mine',
+  evm_mine_detailed: 'evm_mine_detailed',
   evm_revert: 'evm_revert',
   evm_setAccountNonce: 'evm_setAccountNonce',
   evm_setAutomine: 'evm_setAutomine',
