@@ -265,6 +265,8 @@ export interface AnvilHandlers<Ctx> {
   anvil_addBalance(params: T.AnvilAddBalanceParams, ctx: Ctx): MaybePromise<T.AnvilAddBalanceResult>;
   /** Impersonates every account. */
   anvil_autoImpersonateAccount(params: T.AnvilAutoImpersonateAccountParams, ctx: Ctx): MaybePromise<T.AnvilAutoImpersonateAccountResult>;
+  /** Sets an account's balance of an ERC-20 token. */
+  anvil_dealERC20(params: T.AnvilDealERC20Params, ctx: Ctx): MaybePromise<T.AnvilDealERC20Result>;
   /** Empties the pool. */
   anvil_dropAllTransactions(params: T.AnvilDropAllTransactionsParams, ctx: Ctx): MaybePromise<T.AnvilDropAllTransactionsResult>;
   /** Removes a transaction from the pool. */

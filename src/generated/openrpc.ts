@@ -11847,6 +11847,83 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "anvil_dealERC20",
+      "x-extension": "anvil",
+      "summary": "Sets an account's balance of an ERC-20 token.",
+      "description": "As Anvil's: finds the storage slot the token's balanceOf(address) reads (the slots eth_createAccessList lists for the token), keeps the first slot whose value, set to the balance in an eth_call state override, makes balanceOf answer the balance, and writes it in the head's state in place, as anvil_setStorageAt does (no block is mined). A token whose balanceOf reads no such slot (a rebasing token, a balance computed from several slots, not an ERC-20) gives -32000 \"Unable to set ERC20 balance, no slot found\", and nothing changes. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The holder.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "tokenAddress",
+          "description": "The ERC-20 contract.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "balance",
+          "description": "The token balance, in the token's smallest unit.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "Unable to set ERC20 balance, no slot found"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "tokenAddress",
+              "value": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+            },
+            {
+              "name": "balance",
+              "value": "0x3e8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
       "name": "trace_block",
       "x-extension": "openethereum",
       "summary": "Every trace of a block, with its rewards.",

@@ -122,6 +122,7 @@ export type MethodName =
   | 'test_setChainParams'
   | 'anvil_addBalance'
   | 'anvil_autoImpersonateAccount'
+  | 'anvil_dealERC20'
   | 'anvil_dropAllTransactions'
   | 'anvil_dropTransaction'
   | 'anvil_dumpState'
@@ -2352,6 +2353,33 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateAnvilAutoImpersonateAccountResult),
+    transport: 'any',
+  },
+  anvil_dealERC20: {
+    name: 'anvil_dealERC20',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilDealERC20AddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'tokenAddress',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilDealERC20TokenAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'balance',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilDealERC20BalanceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 3,
+    checkResult: checker(validators.validateAnvilDealERC20Result),
     transport: 'any',
   },
   anvil_dropAllTransactions: {

@@ -243,6 +243,7 @@ export type TestSetChainParamsResult = boolean;
 export type AnvilAddBalanceResult = null;
 export type AnvilAutoImpersonateAccountEnabledParam = boolean;
 export type AnvilAutoImpersonateAccountResult = null;
+export type AnvilDealERC20Result = null;
 export type AnvilDropAllTransactionsResult = null;
 export type AnvilDropTransactionResult = Hash32 | null;
 export type AnvilGetAutomineResult = boolean;
@@ -2320,6 +2321,8 @@ export type TestSetChainParamsParams = [chainParams: ChainParams];
 export type AnvilAddBalanceParams = [address: Address, amount: TestQuantity];
 /** Positional params of `anvil_autoImpersonateAccount`. */
 export type AnvilAutoImpersonateAccountParams = [enabled: AnvilAutoImpersonateAccountEnabledParam];
+/** Positional params of `anvil_dealERC20`. */
+export type AnvilDealERC20Params = [address: Address, tokenAddress: Address, balance: TestQuantity];
 /** Positional params of `anvil_dropAllTransactions`. */
 export type AnvilDropAllTransactionsParams = [];
 /** Positional params of `anvil_dropTransaction`. */
@@ -2644,6 +2647,7 @@ export interface RpcMethods {
   test_setChainParams: { params: TestSetChainParamsParams; result: TestSetChainParamsResult };
   anvil_addBalance: { params: AnvilAddBalanceParams; result: AnvilAddBalanceResult };
   anvil_autoImpersonateAccount: { params: AnvilAutoImpersonateAccountParams; result: AnvilAutoImpersonateAccountResult };
+  anvil_dealERC20: { params: AnvilDealERC20Params; result: AnvilDealERC20Result };
   anvil_dropAllTransactions: { params: AnvilDropAllTransactionsParams; result: AnvilDropAllTransactionsResult };
   anvil_dropTransaction: { params: AnvilDropTransactionParams; result: AnvilDropTransactionResult };
   anvil_dumpState: { params: AnvilDumpStateParams; result: AnvilDumpStateResult };

@@ -2,10 +2,11 @@
  * viem's test client (`mode: 'anvil'`) drives one script, unchanged, against svc-node's dev chain and against Anvil
  * itself (same mnemonic, chain id 1337, hardfork berlin: no base fee, as on ETC): every test action viem has (state
  * edits, mining, time travel, snapshots, impersonation, unsigned sends, the pool's views, coinbase and price floor,
- * logging, dump and load, reset) and Anvil's anvil_addBalance and evm_mine_detailed. Each node's observations must
- * be what the script expects, and the two must agree. Both are real processes on loopback ports.
+ * logging, dump and load, reset) and Anvil's anvil_addBalance, evm_mine_detailed and anvil_dealERC20. Each node's
+ * observations must be what the script expects, and the two must agree. Both are real processes on loopback ports.
  */
 import {
+  type Abi,
   type Address,
   createPublicClient,
   createTestClient,
@@ -20,6 +21,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilNode, startAnvil } from '../helpers/anvil-node.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { Token } from '../rpc/contracts.js';
 
 /** Dev account 0 of the well-known mnemonic: both nodes hold its key. */
 const FUNDED: Address = '0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266';
@@ -217,6 +219,29 @@ async function script(url: string): Promise<Record<string, unknown>> {
   await test.setMinGasPrice({ gasPrice: 0n });
   out.blockProduction = { coinbase: coinbase.toLowerCase(), suggested: String(suggested) };
 
+  // An ERC-20 balance set in its storage slot, found through balanceOf; a contract that reads no slot is refused.
+  const deploy = await wallet.deployContract({
+    account: FUNDED,
+    chain,
+    abi: Token.abi as Abi,
+    bytecode: Token.bytecode as Hex,
+    args: [1000n],
+    gasPrice: GAS_PRICE,
+    type: 'legacy',
+  });
+  const token = (await pub.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
+  const tokenBalance = (who: Address) =>
+    pub.readContract({ address: token, abi: Token.abi as Abi, functionName: 'balanceOf', args: [who] });
+  await raw('anvil_dealERC20', [ALICE, token, '0x2a']);
+  out.dealERC20 = {
+    alice: String(await tokenBalance(ALICE)),
+    deployer: String(await tokenBalance(FUNDED)),
+    noSlotRefused: await raw('anvil_dealERC20', [ALICE, CONTRACT, '0x2a']).then(
+      () => false,
+      () => true,
+    ),
+  };
+
   // Answered by both; svc-node's log lines are checked in test/fork/fork.test.ts.
   await test.setLoggingEnabled(false);
   await test.setLoggingEnabled(true);
@@ -308,6 +333,7 @@ describe("viem's test client, the same script on svc-node and Anvil", () => {
         emptyTransactions: 0,
       },
       blockProduction: { coinbase: CAROL, suggested: String(3n * GAS_PRICE) },
+      dealERC20: { alice: '42', deployer: '1000', noSlotRefused: true },
       quiet: { baseFee: -32602, rpcUrl: 'answered', reset: -32602 },
       gasLimit: { head: '50000000', parent: '50000000' },
       loaded: { balance: String(parseEther('6')), code: '0x602a60005260206000f3', slot: pad('0x2a') },

@@ -1066,6 +1066,17 @@ export interface RpcMethodsClient {
    */
   anvil_autoImpersonateAccount(...params: T.AnvilAutoImpersonateAccountParams): Promise<T.AnvilAutoImpersonateAccountResult>;
   /**
+   * `anvil_dealERC20`: Sets an account's balance of an ERC-20 token.
+   *
+   * @param address The holder.
+   * @param tokenAddress The ERC-20 contract.
+   * @param balance The token balance, in the token's smallest unit.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32000 Unable to set ERC20 balance, no slot found
+   */
+  anvil_dealERC20(...params: T.AnvilDealERC20Params): Promise<T.AnvilDealERC20Result>;
+  /**
    * `anvil_dropAllTransactions`: Empties the pool.
    *
    * @returns result
@@ -1798,6 +1809,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   test_setChainParams: 'test_setChainParams',
   anvil_addBalance: 'anvil_addBalance',
   anvil_autoImpersonateAccount: 'anvil_autoImpersonateAccount',
+  anvil_dealERC20: 'anvil_dealERC20',
   anvil_dropAllTransactions: 'anvil_dropAllTransactions',
   anvil_dropTransaction: 'anvil_dropTransaction',
   anvil_dumpState: 'anvil_dumpState',

@@ -1,6 +1,7 @@
 import type { AnvilHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { anvil_addBalance } from './addBalance.js';
+import { anvil_dealERC20 } from './dealERC20.js';
 import {
   anvil_autoImpersonateAccount,
   anvil_impersonateAccount,
@@ -94,4 +95,5 @@ export const anvilHandlers: AnvilHandlers<HandlerContext> = {
   anvil_addBalance,
   anvil_mine_detailed,
   evm_mine_detailed,
+  anvil_dealERC20,
 };
