@@ -28,7 +28,7 @@ export function blockCount(value: number | string | undefined, method: string): 
 }
 
 /** Refuses a first timestamp at or before the head's (the clock's RangeError) as -32602. */
-export async function mining(method: string, work: () => Promise<void>): Promise<void> {
+export async function mining(method: string, work: () => Promise<unknown>): Promise<void> {
   try {
     await work();
   } catch (err) {

@@ -25,16 +25,12 @@ async function mineDetailed(
   const rawTimestamp = typeof options === 'object' ? options?.timestamp : options;
   const timestamp = rawTimestamp === undefined ? undefined : quantityParam(rawTimestamp, method, 'timestamp');
   const count = blockCount(asObject?.blocks, method);
-  const { chain } = controls.engine;
-  // Reads by number: automine may add blocks of its own meanwhile, after these.
-  const before = chain.getHead().header.number;
-  await mining(method, () => controls.mine(count, timestamp));
+  let blocks: EngineBlock[] = [];
+  await mining(method, async () => {
+    blocks = await controls.mine(count, timestamp, undefined, true);
+  });
   const mined: AnvilMinedBlock[] = [];
-  for (let n = before + 1n; n <= before + BigInt(count); n++) {
-    const block = await chain.getBlock(n);
-    if (block === undefined) break;
-    mined.push(await detailed(method, block, ctx));
-  }
+  for (const block of blocks) mined.push(await detailed(method, block, ctx));
   return mined;
 }
 
