@@ -1,8 +1,9 @@
 /**
  * The caps on one trace: a 30 M-gas loop traced with debug_traceCall stops at the struct-log entry cap, the
- * result-size cap (trace_call's answer too, of a loop of calls) or the time cap, each answered naming the cap's setting (or the request's own timeout): the size
- * caps -32602 (the same trace always reaches them, and cast and viem retry -32005 as a rate limit), the time cap
- * -32005. While the trace runs the node keeps answering other requests (the trace yields to the event loop).
+ * result-size cap (trace_call's answer too, of a loop of calls) or the time cap, each answered naming the cap's
+ * setting (or the request's own timeout): the size caps -32602 (the same trace always reaches them, and cast and
+ * viem retry -32005 as a rate limit), the time cap -32005. While the trace runs the node keeps answering other
+ * requests (the trace yields to the event loop).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
