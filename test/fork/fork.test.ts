@@ -210,7 +210,7 @@ describe('a fork of an svc-node dev chain', () => {
     expect(await rpc(fork!.url, 'eth_call', [{ data: blockHashCode(unread) }, 'latest'])).toBe(block.hash);
   });
 
-  it('reads what it lacks from the URL anvil_setRpcUrl names, on the same block; no info line while logging is off', async () => {
+  it('reads what it lacks from the URL anvil_setRpcUrl names; no info line while logging is off', async () => {
     const second = await startCountingProxy(upstream.url);
     const changedTo = (url: string) =>
       fork!.logs.some((line) => line.msg === 'fork upstream changed' && line.upstream === url);
