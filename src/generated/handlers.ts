@@ -307,6 +307,8 @@ export interface AnvilHandlers<Ctx> {
   anvil_setCode(params: T.AnvilSetCodeParams, ctx: Ctx): MaybePromise<T.AnvilSetCodeResult>;
   /** Sets the coinbase of blocks to come. */
   anvil_setCoinbase(params: T.AnvilSetCoinbaseParams, ctx: Ctx): MaybePromise<T.AnvilSetCoinbaseResult>;
+  /** Sets an owner's ERC-20 allowance for a spender. */
+  anvil_setERC20Allowance(params: T.AnvilSetERC20AllowanceParams, ctx: Ctx): MaybePromise<T.AnvilSetERC20AllowanceResult>;
   /** Mines a block every few seconds. */
   anvil_setIntervalMining(params: T.AnvilSetIntervalMiningParams, ctx: Ctx): MaybePromise<T.AnvilSetIntervalMiningResult>;
   /** Turns the node's info lines off or on. */

@@ -11924,6 +11924,95 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "anvil_setERC20Allowance",
+      "x-extension": "anvil",
+      "summary": "Sets an owner's ERC-20 allowance for a spender.",
+      "description": "As Anvil's, the way anvil_dealERC20 sets a balance: finds the storage slot the token's allowance(owner, spender) reads (the slots eth_createAccessList lists for the token), keeps the first whose value, set to the amount in an eth_call state override, makes allowance answer the amount, and writes it in the head's state in place (no block is mined). No such slot: -32000 \"Unable to set ERC20 allowance, no slot found\", and nothing changes. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "owner",
+          "description": "The account whose tokens may be spent.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "spender",
+          "description": "The account allowed to spend them.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "tokenAddress",
+          "description": "The ERC-20 contract.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "amount",
+          "description": "The allowance, in the token's smallest unit.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "Unable to set ERC20 allowance, no slot found"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "owner",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "spender",
+              "value": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"
+            },
+            {
+              "name": "tokenAddress",
+              "value": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+            },
+            {
+              "name": "amount",
+              "value": "0x3e8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
       "name": "trace_block",
       "x-extension": "openethereum",
       "summary": "Every trace of a block, with its rewards.",

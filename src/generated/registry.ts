@@ -143,6 +143,7 @@ export type MethodName =
   | 'anvil_setBlockTimestampInterval'
   | 'anvil_setCode'
   | 'anvil_setCoinbase'
+  | 'anvil_setERC20Allowance'
   | 'anvil_setIntervalMining'
   | 'anvil_setLoggingEnabled'
   | 'anvil_setMinGasPrice'
@@ -2656,6 +2657,39 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateAnvilSetCoinbaseResult),
+    transport: 'any',
+  },
+  anvil_setERC20Allowance: {
+    name: 'anvil_setERC20Allowance',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'owner',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceOwnerParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'spender',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceSpenderParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'tokenAddress',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceTokenAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'amount',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceAmountParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 4,
+    checkResult: checker(validators.validateAnvilSetERC20AllowanceResult),
     transport: 'any',
   },
   anvil_setIntervalMining: {

@@ -262,6 +262,7 @@ export type AnvilSetBlockGasLimitResult = boolean;
 export type AnvilSetBlockTimestampIntervalResult = null;
 export type AnvilSetCodeResult = null;
 export type AnvilSetCoinbaseResult = null;
+export type AnvilSetERC20AllowanceResult = null;
 export type AnvilSetIntervalMiningResult = null;
 export type AnvilSetLoggingEnabledEnabledParam = boolean;
 export type AnvilSetLoggingEnabledResult = null;
@@ -2369,6 +2370,8 @@ export type AnvilSetBlockTimestampIntervalParams = [interval: TestQuantity];
 export type AnvilSetCodeParams = [address: Address, code: Bytes];
 /** Positional params of `anvil_setCoinbase`. */
 export type AnvilSetCoinbaseParams = [address: Address];
+/** Positional params of `anvil_setERC20Allowance`. */
+export type AnvilSetERC20AllowanceParams = [owner: Address, spender: Address, tokenAddress: Address, amount: TestQuantity];
 /** Positional params of `anvil_setIntervalMining`. */
 export type AnvilSetIntervalMiningParams = [seconds: TestQuantity];
 /** Positional params of `anvil_setLoggingEnabled`. */
@@ -2668,6 +2671,7 @@ export interface RpcMethods {
   anvil_setBlockTimestampInterval: { params: AnvilSetBlockTimestampIntervalParams; result: AnvilSetBlockTimestampIntervalResult };
   anvil_setCode: { params: AnvilSetCodeParams; result: AnvilSetCodeResult };
   anvil_setCoinbase: { params: AnvilSetCoinbaseParams; result: AnvilSetCoinbaseResult };
+  anvil_setERC20Allowance: { params: AnvilSetERC20AllowanceParams; result: AnvilSetERC20AllowanceResult };
   anvil_setIntervalMining: { params: AnvilSetIntervalMiningParams; result: AnvilSetIntervalMiningResult };
   anvil_setLoggingEnabled: { params: AnvilSetLoggingEnabledParams; result: AnvilSetLoggingEnabledResult };
   anvil_setMinGasPrice: { params: AnvilSetMinGasPriceParams; result: AnvilSetMinGasPriceResult };

@@ -2,8 +2,9 @@
  * viem's test client (`mode: 'anvil'`) drives one script, unchanged, against svc-node's dev chain and against Anvil
  * itself (same mnemonic, chain id 1337, hardfork berlin: no base fee, as on ETC): every test action viem has (state
  * edits, mining, time travel, snapshots, impersonation, unsigned sends, the pool's views, coinbase and price floor,
- * logging, dump and load, reset) and Anvil's anvil_addBalance, evm_mine_detailed and anvil_dealERC20. Each node's
- * observations must be what the script expects, and the two must agree. Both are real processes on loopback ports.
+ * logging, dump and load, reset) and Anvil's anvil_addBalance, evm_mine_detailed, anvil_dealERC20 and
+ * anvil_setERC20Allowance. Each node's observations must be what the script expects, and the two must agree. Both
+ * are real processes on loopback ports.
  */
 import {
   type Abi,
@@ -242,6 +243,13 @@ async function script(url: string): Promise<Record<string, unknown>> {
     ),
   };
 
+  // An allowance likewise: this contract's allowance(owner, spender) answers the slot named by the owner.
+  const ALLOWANCES: Address = '0x6666666666666666666666666666666666666666';
+  await test.setCode({ address: ALLOWANCES, bytecode: '0x6004355460005260206000f3' });
+  await raw('anvil_setERC20Allowance', [ALICE, WHALE, ALLOWANCES, '0x7']);
+  const word = (a: Address) => a.slice(2).toLowerCase().padStart(64, '0');
+  out.allowance = (await pub.call({ to: ALLOWANCES, data: `0xdd62ed3e${word(ALICE)}${word(WHALE)}` })).data;
+
   // Answered by both; svc-node's log lines are checked in test/fork/fork.test.ts.
   await test.setLoggingEnabled(false);
   await test.setLoggingEnabled(true);
@@ -334,6 +342,7 @@ describe("viem's test client, the same script on svc-node and Anvil", () => {
       },
       blockProduction: { coinbase: CAROL, suggested: String(3n * GAS_PRICE) },
       dealERC20: { alice: '42', deployer: '1000', noSlotRefused: true },
+      allowance: pad('0x7'),
       quiet: { baseFee: -32602, rpcUrl: 'answered', reset: -32602 },
       gasLimit: { head: '50000000', parent: '50000000' },
       loaded: { balance: String(parseEther('6')), code: '0x602a60005260206000f3', slot: pad('0x2a') },

@@ -1222,6 +1222,18 @@ export interface RpcMethodsClient {
    */
   anvil_setCoinbase(...params: T.AnvilSetCoinbaseParams): Promise<T.AnvilSetCoinbaseResult>;
   /**
+   * `anvil_setERC20Allowance`: Sets an owner's ERC-20 allowance for a spender.
+   *
+   * @param owner The account whose tokens may be spent.
+   * @param spender The account allowed to spend them.
+   * @param tokenAddress The ERC-20 contract.
+   * @param amount The allowance, in the token's smallest unit.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32000 Unable to set ERC20 allowance, no slot found
+   */
+  anvil_setERC20Allowance(...params: T.AnvilSetERC20AllowanceParams): Promise<T.AnvilSetERC20AllowanceResult>;
+  /**
    * `anvil_setIntervalMining`: Mines a block every few seconds.
    *
    * @param seconds Interval in seconds; 0 stops.
@@ -1830,6 +1842,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   anvil_setBlockTimestampInterval: 'anvil_setBlockTimestampInterval',
   anvil_setCode: 'anvil_setCode',
   anvil_setCoinbase: 'anvil_setCoinbase',
+  anvil_setERC20Allowance: 'anvil_setERC20Allowance',
   anvil_setIntervalMining: 'anvil_setIntervalMining',
   anvil_setLoggingEnabled: 'anvil_setLoggingEnabled',
   anvil_setMinGasPrice: 'anvil_setMinGasPrice',

@@ -19,6 +19,7 @@ import {
 import { anvil_dropAllTransactions, anvil_dropTransaction, anvil_setCoinbase, anvil_setMinGasPrice } from './pool.js';
 import { anvil_mine_detailed, evm_mine_detailed } from './mineDetailed.js';
 import { anvil_reset } from './reset.js';
+import { anvil_setERC20Allowance } from './setERC20Allowance.js';
 import { eth_sendUnsignedTransaction } from './sendUnsignedTransaction.js';
 import { anvil_setLoggingEnabled } from './setLoggingEnabled.js';
 import { anvil_setNextBlockBaseFeePerGas } from './setNextBlockBaseFeePerGas.js';
@@ -96,4 +97,5 @@ export const anvilHandlers: AnvilHandlers<HandlerContext> = {
   anvil_mine_detailed,
   evm_mine_detailed,
   anvil_dealERC20,
+  anvil_setERC20Allowance,
 };
