@@ -261,8 +261,12 @@ export interface TestHandlers<Ctx> {
 }
 
 export interface AnvilHandlers<Ctx> {
+  /** Adds to an account's balance. */
+  anvil_addBalance(params: T.AnvilAddBalanceParams, ctx: Ctx): MaybePromise<T.AnvilAddBalanceResult>;
   /** Impersonates every account. */
   anvil_autoImpersonateAccount(params: T.AnvilAutoImpersonateAccountParams, ctx: Ctx): MaybePromise<T.AnvilAutoImpersonateAccountResult>;
+  /** Sets an account's balance of an ERC-20 token. */
+  anvil_dealERC20(params: T.AnvilDealERC20Params, ctx: Ctx): MaybePromise<T.AnvilDealERC20Result>;
   /** Empties the pool. */
   anvil_dropAllTransactions(params: T.AnvilDropAllTransactionsParams, ctx: Ctx): MaybePromise<T.AnvilDropAllTransactionsResult>;
   /** Removes a transaction from the pool. */
@@ -281,6 +285,8 @@ export interface AnvilHandlers<Ctx> {
   anvil_metadata(params: T.AnvilMetadataParams, ctx: Ctx): MaybePromise<T.AnvilMetadataResult>;
   /** Mines blocks now. */
   anvil_mine(params: T.AnvilMineParams, ctx: Ctx): MaybePromise<T.AnvilMineResult>;
+  /** Mines blocks now and returns them with their transactions. */
+  anvil_mine_detailed(params: T.AnvilMineDetailedParams, ctx: Ctx): MaybePromise<T.AnvilMineDetailedResult>;
   /** The dev chain's head and settings. */
   anvil_nodeInfo(params: T.AnvilNodeInfoParams, ctx: Ctx): MaybePromise<T.AnvilNodeInfoResult>;
   /** Stops anvil_setBlockTimestampInterval: blocks follow the clock again. */
@@ -301,24 +307,36 @@ export interface AnvilHandlers<Ctx> {
   anvil_setCode(params: T.AnvilSetCodeParams, ctx: Ctx): MaybePromise<T.AnvilSetCodeResult>;
   /** Sets the coinbase of blocks to come. */
   anvil_setCoinbase(params: T.AnvilSetCoinbaseParams, ctx: Ctx): MaybePromise<T.AnvilSetCoinbaseResult>;
+  /** Sets an owner's ERC-20 allowance for a spender. */
+  anvil_setERC20Allowance(params: T.AnvilSetERC20AllowanceParams, ctx: Ctx): MaybePromise<T.AnvilSetERC20AllowanceResult>;
   /** Mines a block every few seconds. */
   anvil_setIntervalMining(params: T.AnvilSetIntervalMiningParams, ctx: Ctx): MaybePromise<T.AnvilSetIntervalMiningResult>;
+  /** Turns the node's info lines off or on. */
+  anvil_setLoggingEnabled(params: T.AnvilSetLoggingEnabledParams, ctx: Ctx): MaybePromise<T.AnvilSetLoggingEnabledResult>;
   /** Sets the pool's minimum gas price. */
   anvil_setMinGasPrice(params: T.AnvilSetMinGasPriceParams, ctx: Ctx): MaybePromise<T.AnvilSetMinGasPriceResult>;
+  /** Refused: Ethereum Classic blocks have no base fee. */
+  anvil_setNextBlockBaseFeePerGas(params: T.AnvilSetNextBlockBaseFeePerGasParams, ctx: Ctx): MaybePromise<T.AnvilSetNextBlockBaseFeePerGasResult>;
   /** Sets the next block's timestamp. */
   anvil_setNextBlockTimestamp(params: T.AnvilSetNextBlockTimestampParams, ctx: Ctx): MaybePromise<T.AnvilSetNextBlockTimestampResult>;
   /** Sets an account's nonce. */
   anvil_setNonce(params: T.AnvilSetNonceParams, ctx: Ctx): MaybePromise<T.AnvilSetNonceResult>;
+  /** Sets the fork's upstream URL. */
+  anvil_setRpcUrl(params: T.AnvilSetRpcUrlParams, ctx: Ctx): MaybePromise<T.AnvilSetRpcUrlResult>;
   /** Sets one storage slot. */
   anvil_setStorageAt(params: T.AnvilSetStorageAtParams, ctx: Ctx): MaybePromise<T.AnvilSetStorageAtResult>;
   /** Records the chain as it is now. */
   anvil_snapshot(params: T.AnvilSnapshotParams, ctx: Ctx): MaybePromise<T.AnvilSnapshotResult>;
   /** Ends anvil_impersonateAccount. */
   anvil_stopImpersonatingAccount(params: T.AnvilStopImpersonatingAccountParams, ctx: Ctx): MaybePromise<T.AnvilStopImpersonatingAccountResult>;
+  /** Sends a transaction as any account, without a signature. */
+  eth_sendUnsignedTransaction(params: T.EthSendUnsignedTransactionParams, ctx: Ctx): MaybePromise<T.EthSendUnsignedTransactionResult>;
   /** Moves the clock forward. */
   evm_increaseTime(params: T.EvmIncreaseTimeParams, ctx: Ctx): MaybePromise<T.EvmIncreaseTimeResult>;
   /** Mines blocks now. */
   evm_mine(params: T.EvmMineParams, ctx: Ctx): MaybePromise<T.EvmMineResult>;
+  /** Mines blocks now and returns them with their transactions. */
+  evm_mine_detailed(params: T.EvmMineDetailedParams, ctx: Ctx): MaybePromise<T.EvmMineDetailedResult>;
   /** Goes back to a snapshot. */
   evm_revert(params: T.EvmRevertParams, ctx: Ctx): MaybePromise<T.EvmRevertResult>;
   /** Sets an account's nonce. */

@@ -6208,7 +6208,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "debug_traceTransaction",
       "x-extension": "geth",
       "summary": "Replays a transaction and traces it (geth's tracers).",
-      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered -32005 naming the cap. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
+      "description": "Replays the transaction's block from its parent's state, with the rules of the block's height, up to the transaction, and traces it: the struct logger by default, or a built-in tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer). A trace past network.rpc.debug.trace-timeout (or the request's shorter timeout), network.rpc.debug.max-struct-logs entries or network.rpc.debug.max-trace-bytes is stopped and answered naming the cap: -32602 for the entry and size caps (the same trace always reaches them; not -32005, which viem and Foundry retry as a rate limit), -32005 for the time limit. Checked against Anvil 1.7.1 (hardfork shanghai, the EVM closest to ETC Spiral; test/trace/anvil-diff.test.ts): the answers agree field by field except where svc-node follows geth and Anvil does not, or an ETC rule differs: (1) callTracer's top frame gas is the transaction's gas limit (Anvil: the gas left after intrinsic gas); (2) callTracer logs carry address, topics, data and position (Anvil adds index); (3) errors are geth's words: write protection, contract address collision, out of gas, execution reverted (Anvil: revm's names, e.g. StateChangeDuringStaticCall, CreateCollision, OutOfGas); (4) prestateTracer leaves out a contract the transaction created (Anvil keeps it as {balance: 0x0}), and the coinbase's balance includes ETC's block rewards (Anvil pays none); (5) 4byteTracer skips calls to precompiles (Anvil counts them); (6) the struct logger's gasCost of CREATE/CREATE2 is the opcode's own cost (Anvil adds the gas handed to the new frame), and on an opcode that runs out of gas it is the opcode's cost (Anvil: the gas left); storage keys and values and returnValue are hex without 0x and refund is left out when 0 (Anvil: 0x-prefixed, refund 0 on every entry). On a snap-synced node a block at or below the snap pivot replays on a state that was never downloaded: -32000 \"state of block N is not held: this node was snap-synced at block P\" (N the parent).",
       "tags": [
         {
           "$ref": "#/components/tags/debug"
@@ -6245,6 +6245,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -6453,6 +6456,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         }
       ],
       "examples": [
@@ -6584,6 +6590,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/GethTraceLimit"
         },
         {
+          "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
           "$ref": "#/components/errors/StateNotHeld"
         }
       ],
@@ -6671,6 +6680,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -6768,6 +6780,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceLimit"
+        },
+        {
+          "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -11473,6 +11488,531 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       ]
     },
     {
+      "name": "eth_sendUnsignedTransaction",
+      "x-extension": "anvil",
+      "summary": "Sends a transaction as any account, without a signature.",
+      "description": "Anvil's eth_sendUnsignedTransaction (viem's sendUnsignedTransaction): the transaction is sent as `from` whether or not the node holds its key and without anvil_impersonateAccount, carrying the placeholder signature impersonated transactions carry. Missing fields are filled as eth_sendTransaction fills them (nonce, gasPrice = eth_gasPrice, gas = eth_estimateGas), and the pool refuses what it refuses there. Legacy transactions only, as on Ethereum Classic: an EIP-1559 request (type 0x2, maxFeePerGas or maxPriorityFeePerGas) gives -32003 naming the legacy alternative, an access-list request -32602. Returns the hash; with automine the transaction is mined first. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "transaction",
+          "description": "The transaction; only `from` is required.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TransactionRequest"
+          }
+        }
+      ],
+      "result": {
+        "name": "transactionHash",
+        "schema": {
+          "$ref": "#/components/schemas/hash32"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        },
+        {
+          "$ref": "#/components/errors/NonceTooLow"
+        },
+        {
+          "$ref": "#/components/errors/InsufficientFunds"
+        },
+        {
+          "$ref": "#/components/errors/ExceedsBlockGasLimit"
+        },
+        {
+          "$ref": "#/components/errors/ExecutionReverted"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "description": "The hash depends on the nonce and the gas price.",
+          "params": [
+            {
+              "name": "transaction",
+              "value": {
+                "from": "0x1111111111111111111111111111111111111111",
+                "to": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+                "value": "0x1",
+                "gasPrice": "0x2540be400"
+              }
+            }
+          ],
+          "result": {
+            "name": "transactionHash",
+            "value": "0x91e1ddf5ef7e5a08db4e954f918ef44a4b7a6f0e614ab5aa62fc5fd197ae6110"
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setLoggingEnabled",
+      "x-extension": "anvil",
+      "summary": "Turns the node's info lines off or on.",
+      "description": "false: the node writes no info or debug lines (blocks mined or imported, the pool's size, chain resets) until it is turned on again; warnings and errors still go out. Blocks that arrive while it is off are never announced. true: lines again. As Anvil's, which silences its node log. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "enabled",
+          "description": "Whether to write info lines.",
+          "required": true,
+          "schema": {
+            "type": "boolean"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "enabled",
+              "value": false
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setNextBlockBaseFeePerGas",
+      "x-extension": "anvil",
+      "summary": "Refused: Ethereum Classic blocks have no base fee.",
+      "description": "Ethereum Classic never activated EIP-1559 (London): its blocks carry no baseFeePerGas, so there is none to set. Always -32602 saying so, as Anvil answers on a chain without EIP-1559 (set the pool's price floor with anvil_setMinGasPrice instead). Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "baseFeePerGas",
+          "description": "Wei per gas.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "anvil_setNextBlockBaseFeePerGas: Ethereum Classic has no base fee (EIP-1559 is not active); set a minimum gas price with anvil_setMinGasPrice instead"
+        }
+      ],
+      "examples": [
+        {
+          "name": "refused",
+          "params": [
+            {
+              "name": "baseFeePerGas",
+              "value": "0x3b9aca00"
+            }
+          ]
+        }
+      ]
+    },
+    {
+      "name": "anvil_setRpcUrl",
+      "x-extension": "anvil",
+      "summary": "Sets the fork's upstream URL.",
+      "description": "On a fork (--fork-url or anvil_reset with forking): what the fork has not read yet is read from this URL from now on; the fork stays on its block and keeps what it read. The URL should serve the same chain: every answer is checked against the fork's block (proofs, code and header hashes), so another chain's answers fail with -32000 rather than being taken. anvil_nodeInfo names the new upstream. Not a fork: nothing to read, nothing changes, as Anvil does. An http(s) URL only. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "url",
+          "description": "The upstream's http(s) JSON-RPC URL.",
+          "required": true,
+          "schema": {
+            "type": "string"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "url",
+              "value": "http://127.0.0.1:8545"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_addBalance",
+      "x-extension": "anvil",
+      "summary": "Adds to an account's balance.",
+      "description": "The balance grows by the amount in the head's state in place, as anvil_setBalance sets it (no block is mined; the next block's stateRoot carries it). A sum of 2^256 or more gives -32602. Anvil's method. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The account.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "amount",
+          "description": "Wei to add.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "amount",
+              "value": "0xde0b6b3a7640000"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_mine_detailed",
+      "x-extension": "anvil",
+      "summary": "Mines blocks now and returns them with their transactions.",
+      "description": "The same as evm_mine_detailed. Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "options",
+          "description": "A timestamp or {timestamp, blocks}.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AnvilMineOptions"
+          }
+        }
+      ],
+      "result": {
+        "name": "blocks",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/AnvilMinedBlock"
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "blocks",
+            "value": []
+          }
+        }
+      ]
+    },
+    {
+      "name": "evm_mine_detailed",
+      "x-extension": "anvil",
+      "summary": "Mines blocks now and returns them with their transactions.",
+      "description": "Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "options",
+          "description": "A timestamp or {timestamp, blocks}.",
+          "required": false,
+          "schema": {
+            "$ref": "#/components/schemas/AnvilMineOptions"
+          }
+        }
+      ],
+      "result": {
+        "name": "blocks",
+        "schema": {
+          "type": "array",
+          "items": {
+            "$ref": "#/components/schemas/AnvilMinedBlock"
+          }
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [],
+          "result": {
+            "name": "blocks",
+            "value": []
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_dealERC20",
+      "x-extension": "anvil",
+      "summary": "Sets an account's balance of an ERC-20 token.",
+      "description": "As Anvil's: finds the storage slot the token's balanceOf(address) reads (the slots eth_createAccessList lists for the token), keeps the first slot whose value, set to the balance in an eth_call state override, makes balanceOf answer the balance, and writes it in the head's state in place, as anvil_setStorageAt does (no block is mined). A token whose balanceOf reads no such slot (a rebasing token, a balance computed from several slots, not an ERC-20) gives -32000 \"Unable to set ERC20 balance, no slot found\", and nothing changes. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "address",
+          "description": "The holder.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "tokenAddress",
+          "description": "The ERC-20 contract.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "balance",
+          "description": "The token balance, in the token's smallest unit.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "Unable to set ERC20 balance, no slot found"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "address",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "tokenAddress",
+              "value": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+            },
+            {
+              "name": "balance",
+              "value": "0x3e8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
+      "name": "anvil_setERC20Allowance",
+      "x-extension": "anvil",
+      "summary": "Sets an owner's ERC-20 allowance for a spender.",
+      "description": "As Anvil's, the way anvil_dealERC20 sets a balance: finds the storage slot the token's allowance(owner, spender) reads (the slots eth_createAccessList lists for the token), keeps the first whose value, set to the amount in an eth_call state override, makes allowance answer the amount, and writes it in the head's state in place (no block is mined). No such slot: -32000 \"Unable to set ERC20 allowance, no slot found\", and nothing changes. Dev network only.",
+      "tags": [
+        {
+          "$ref": "#/components/tags/anvil"
+        }
+      ],
+      "paramStructure": "by-position",
+      "params": [
+        {
+          "name": "owner",
+          "description": "The account whose tokens may be spent.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "spender",
+          "description": "The account allowed to spend them.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "tokenAddress",
+          "description": "The ERC-20 contract.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/address"
+          }
+        },
+        {
+          "name": "amount",
+          "description": "The allowance, in the token's smallest unit.",
+          "required": true,
+          "schema": {
+            "$ref": "#/components/schemas/TestQuantity"
+          }
+        }
+      ],
+      "result": {
+        "name": "result",
+        "schema": {
+          "type": "null"
+        }
+      },
+      "errors": [
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
+        },
+        {
+          "code": -32000,
+          "message": "Unable to set ERC20 allowance, no slot found"
+        }
+      ],
+      "examples": [
+        {
+          "name": "example",
+          "params": [
+            {
+              "name": "owner",
+              "value": "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"
+            },
+            {
+              "name": "spender",
+              "value": "0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc"
+            },
+            {
+              "name": "tokenAddress",
+              "value": "0x5fbdb2315678afecb367f032d93f642f64180aa3"
+            },
+            {
+              "name": "amount",
+              "value": "0x3e8"
+            }
+          ],
+          "result": {
+            "name": "result",
+            "value": null
+          }
+        }
+      ]
+    },
+    {
       "name": "trace_block",
       "x-extension": "openethereum",
       "summary": "Every trace of a block, with its rewards.",
@@ -11512,6 +12052,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
@@ -11610,6 +12153,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -11698,6 +12244,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -11776,6 +12325,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
@@ -11871,6 +12423,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -11969,6 +12524,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -12065,6 +12623,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
           "$ref": "#/components/errors/BlockNotFound"
@@ -12182,6 +12743,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/TraceLimitExceeded"
         },
         {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
           "$ref": "#/components/errors/BlockNotFound"
         }
       ],
@@ -12289,6 +12853,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
         }
       ],
       "examples": [
@@ -18729,14 +19296,21 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "AnvilResetOptions": {
         "title": "AnvilResetOptions",
-        "description": "anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).",
+        "description": "anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5). null stands for a value left out (viem's reset() sends blockNumber null when none is given).",
         "type": "object",
         "properties": {
           "forking": {
             "type": "object",
             "properties": {
               "jsonRpcUrl": {
-                "type": "string"
+                "oneOf": [
+                  {
+                    "type": "string"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
               },
               "blockNumber": {
                 "oneOf": [
@@ -18746,6 +19320,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   },
                   {
                     "type": "string"
+                  },
+                  {
+                    "type": "null"
                   }
                 ]
               }
@@ -19570,6 +20147,251 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
             "type": "boolean"
           }
         }
+      },
+      "AnvilMinedBlock": {
+        "title": "AnvilMinedBlock",
+        "type": "object",
+        "description": "A block evm_mine_detailed mined: the Block as eth_getBlockByNumber gives it with full transactions, each an AnvilMinedTransaction.",
+        "properties": {
+          "number": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "parentHash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "nonce": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/bytes8"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "mixHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/hash32"
+              },
+              {
+                "type": "string",
+                "const": "0x",
+                "description": "Empty: an ECIP-1097 checkpoint block, which has no proof of work."
+              }
+            ]
+          },
+          "sha3Uncles": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "logsBloom": {
+            "$ref": "#/components/schemas/bytes256"
+          },
+          "transactionsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "stateRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "receiptsRoot": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "miner": {
+            "$ref": "#/components/schemas/address"
+          },
+          "difficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "totalDifficulty": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "lastCheckpointNumber": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "extraData": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "size": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasLimit": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasUsed": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "timestamp": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "checkpoint": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/Checkpoint"
+              }
+            ]
+          },
+          "transactions": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/AnvilMinedTransaction"
+            }
+          },
+          "uncles": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/hash32"
+            }
+          }
+        },
+        "required": [
+          "number",
+          "hash",
+          "parentHash",
+          "nonce",
+          "mixHash",
+          "sha3Uncles",
+          "logsBloom",
+          "transactionsRoot",
+          "stateRoot",
+          "receiptsRoot",
+          "miner",
+          "difficulty",
+          "totalDifficulty",
+          "extraData",
+          "size",
+          "gasLimit",
+          "gasUsed",
+          "timestamp",
+          "uncles"
+        ],
+        "additionalProperties": false
+      },
+      "AnvilMinedTransaction": {
+        "title": "AnvilMinedTransaction",
+        "type": "object",
+        "description": "A transaction of a block evm_mine_detailed mined: the Transaction with `output`, the bytes its top call returned (a revert's data when it failed), and `revertReason` when that data is an Error(string), as Anvil gives them.",
+        "properties": {
+          "type": {
+            "type": "string",
+            "enum": [
+              "0x0",
+              "0x1"
+            ]
+          },
+          "hash": {
+            "$ref": "#/components/schemas/hash32"
+          },
+          "nonce": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "blockHash": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/hash32"
+              }
+            ]
+          },
+          "blockNumber": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/uint"
+              }
+            ]
+          },
+          "transactionIndex": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/uint"
+              }
+            ]
+          },
+          "from": {
+            "$ref": "#/components/schemas/address"
+          },
+          "to": {
+            "oneOf": [
+              {
+                "$ref": "#/components/schemas/notFound"
+              },
+              {
+                "$ref": "#/components/schemas/address"
+              }
+            ]
+          },
+          "value": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gasPrice": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "gas": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "input": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "chainId": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "accessList": {
+            "$ref": "#/components/schemas/AccessList"
+          },
+          "v": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "r": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "s": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "yParity": {
+            "$ref": "#/components/schemas/uint"
+          },
+          "output": {
+            "$ref": "#/components/schemas/bytes"
+          },
+          "revertReason": {
+            "type": "string",
+            "description": "A failed transaction's Error(string) message, when its output is one."
+          }
+        },
+        "required": [
+          "type",
+          "hash",
+          "nonce",
+          "blockHash",
+          "blockNumber",
+          "transactionIndex",
+          "from",
+          "to",
+          "value",
+          "gasPrice",
+          "gas",
+          "input",
+          "v",
+          "r",
+          "s",
+          "output"
+        ],
+        "additionalProperties": false
       }
     },
     "errors": {
@@ -19755,7 +20577,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "GethTraceLimit": {
         "code": -32005,
-        "message": "trace stopped at a node limit: <cap> (<setting>)"
+        "message": "<method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)"
+      },
+      "GethTraceTooLarge": {
+        "code": -32602,
+        "message": "<method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)"
       },
       "GethTraceTxNotFound": {
         "code": -32000,
@@ -19771,7 +20597,11 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "TraceLimitExceeded": {
         "code": -32005,
-        "message": "<what> exceeds the limit of <n> (<setting>)"
+        "message": "<method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)"
+      },
+      "TraceAnswerTooLarge": {
+        "code": -32602,
+        "message": "<method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)"
       },
       "TraceFilterPageTooLarge": {
         "code": -32602,

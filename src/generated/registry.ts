@@ -120,7 +120,9 @@ export type MethodName =
   | 'test_modifyTimestamp'
   | 'test_rewindToBlock'
   | 'test_setChainParams'
+  | 'anvil_addBalance'
   | 'anvil_autoImpersonateAccount'
+  | 'anvil_dealERC20'
   | 'anvil_dropAllTransactions'
   | 'anvil_dropTransaction'
   | 'anvil_dumpState'
@@ -130,6 +132,7 @@ export type MethodName =
   | 'anvil_loadState'
   | 'anvil_metadata'
   | 'anvil_mine'
+  | 'anvil_mine_detailed'
   | 'anvil_nodeInfo'
   | 'anvil_removeBlockTimestampInterval'
   | 'anvil_reset'
@@ -140,15 +143,21 @@ export type MethodName =
   | 'anvil_setBlockTimestampInterval'
   | 'anvil_setCode'
   | 'anvil_setCoinbase'
+  | 'anvil_setERC20Allowance'
   | 'anvil_setIntervalMining'
+  | 'anvil_setLoggingEnabled'
   | 'anvil_setMinGasPrice'
+  | 'anvil_setNextBlockBaseFeePerGas'
   | 'anvil_setNextBlockTimestamp'
   | 'anvil_setNonce'
+  | 'anvil_setRpcUrl'
   | 'anvil_setStorageAt'
   | 'anvil_snapshot'
   | 'anvil_stopImpersonatingAccount'
+  | 'eth_sendUnsignedTransaction'
   | 'evm_increaseTime'
   | 'evm_mine'
+  | 'evm_mine_detailed'
   | 'evm_revert'
   | 'evm_setAccountNonce'
   | 'evm_setAutomine'
@@ -262,7 +271,7 @@ interface Words {
   readonly r?: string;
 }
 
-const words: { readonly [component: string]: Words } = {"AccessList":{"e":"an EIP-2930 access list","i":{"r":"AccessListEntry"}},"AccessListEntry":{"e":"one EIP-2930 access list entry","p":{"address":{"r":"address"},"storageKeys":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}}}},"address":{"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)"},"AnvilMineOptions":{"e":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks","b":[{"r":"TestQuantity"},{"e":"an object","p":{"timestamp":{"r":"TestQuantity"},"blocks":{"r":"TestQuantity"}}}]},"AnvilResetOptions":{"e":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5)","p":{"forking":{"e":"an object","p":{"jsonRpcUrl":{"e":"a string"},"blockNumber":{"e":"an integer or a string","b":[{"e":"an integer"},{"e":"a string"}]}}}}},"AuthorizationList":{"e":"an EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused)","i":{"e":"an object","p":{"chainId":{"r":"uint"},"nonce":{"r":"uint"},"address":{"r":"address"},"yParity":{"r":"byte"},"r":{"r":"uint256"},"s":{"r":"uint256"}}}},"BlockHashObject":{"e":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000","p":{"blockHash":{"r":"hash32"},"requireCanonical":{"e":"a boolean"}}},"BlockNumberObject":{"e":"EIP-1898 block by number (or tag): the same as giving blockNumber alone","p":{"blockNumber":{"r":"BlockNumberOrTag"}}},"BlockNumberOrTag":{"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","b":[{"r":"uint"},{"r":"BlockTag"}]},"BlockNumberOrTagOrHash":{"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","b":[{"r":"uint"},{"r":"BlockTag"},{"r":"hash32"},{"r":"BlockHashObject"},{"r":"BlockNumberObject"}]},"BlockOverrides":{"e":"geth's block overrides: fields of the block environment the call sees (NUMBER, TIMESTAMP, GASLIMIT, COINBASE, DIFFICULTY) replaced for this call only","p":{"number":{"r":"uint64"},"time":{"r":"uint64"},"gasLimit":{"r":"uint64"},"coinbase":{"r":"address"},"random":{"r":"hash32"},"baseFee":{"r":"uint256"},"difficulty":{"r":"uint256"}}},"BlockTag":{"e":"a block tag: earliest, latest, pending, safe or finalized. earliest = genesis, latest = the newest block of the canonical chain, pending = the block being assembled from the pool. safe and finalized are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge"},"byte":{"e":"one byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)"},"bytes":{"e":"hex-encoded bytes, two digits per byte; 0x is empty"},"bytes32":{"e":"32 bytes as 64 hex digits"},"bytes65":{"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v"},"bytes8":{"e":"8 bytes as 16 hex digits"},"bytesMax32":{"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes"},"CallRequest":{"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"accessList":{"r":"AccessList"},"chainId":{"r":"uint"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"},"chain":{"e":"sent by web3.js v4 (e.g. \"mainnet\"); ignored"},"hardfork":{"e":"sent by web3.js v4 (e.g. \"london\"); ignored"},"networkId":{"r":"uint"},"common":{"e":"sent by web3.js v4 when a defaultCommon is configured; ignored"}}},"ChainParams":{"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","p":{"genesis":{"r":"ChainParamsGenesis"},"params":{"r":"ChainParamsForks"},"sealEngine":{"e":"NoProof (default): skip the proof-of-work check"},"accounts":{"e":"an object"}}},"ChainParamsForks":{"e":"the fork schedule, in either dialect","p":{"fork":{"e":"a string"},"chainID":{"r":"TestQuantity"},"homesteadForkBlock":{"r":"TestQuantity"},"EIP150ForkBlock":{"r":"TestQuantity"},"EIP158ForkBlock":{"r":"TestQuantity"},"byzantiumForkBlock":{"r":"TestQuantity"},"constantinopleForkBlock":{"r":"TestQuantity"},"constantinopleFixForkBlock":{"r":"TestQuantity"},"istanbulForkBlock":{"r":"TestQuantity"},"berlinForkBlock":{"r":"TestQuantity"},"londonForkBlock":{"r":"TestQuantity"},"daoHardforkBlock":{"r":"TestQuantity"},"accountStartNonce":{"r":"TestQuantity"},"allowFutureBlocks":{"e":"a boolean"},"blockReward":{"r":"TestQuantity"}}},"ChainParamsGenesis":{"e":"the genesis fields retesteth sets","p":{"author":{"r":"address"},"difficulty":{"r":"TestQuantity"},"gasLimit":{"r":"TestQuantity"},"extraData":{"r":"bytes"},"timestamp":{"r":"TestQuantity"},"nonce":{"r":"bytes8"},"mixHash":{"r":"hash32"}}},"EnodeUrl":{"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>"},"Filter":{"e":"a log filter","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"blockHash":{"r":"hash32"},"address":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed) or an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"},{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}}]},"topics":{"e":"null or an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"e":"an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","i":{"r":"FilterTopic"}}]}}},"FilterTopic":{"e":"one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"r":"bytes32"},{"e":"an array, each 32 bytes as 64 hex digits","i":{"r":"bytes32"}}]},"GethTraceCallConfig":{"e":"geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides)","p":{"tracer":{"e":"one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"e":"the named tracer's options","p":{"onlyTopCall":{"e":"callTracer: the top frame only"},"withLog":{"e":"callTracer: each frame's logs, with their position among its calls"},"diffMode":{"e":"prestateTracer: {pre, post} of what changed instead of the touched state"},"convertParityErrors":{"e":"flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's"},"includePrecompiles":{"e":"flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)"}}},"timeout":{"e":"go duration: how long the trace may run"},"disableStack":{"e":"a boolean"},"disableStorage":{"e":"a boolean"},"enableMemory":{"e":"a boolean"},"enableReturnData":{"e":"a boolean"},"limit":{"e":"most struct-log entries to record (0 = all); later opcodes still run"},"reexec":{"e":"accepted and ignored"},"stateOverrides":{"r":"StateOverrides"},"blockOverrides":{"r":"BlockOverrides"}}},"GethTraceConfig":{"e":"geth's TraceConfig","p":{"tracer":{"e":"one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"e":"the named tracer's options","p":{"onlyTopCall":{"e":"callTracer: the top frame only"},"withLog":{"e":"callTracer: each frame's logs, with their position among its calls"},"diffMode":{"e":"prestateTracer: {pre, post} of what changed instead of the touched state"},"convertParityErrors":{"e":"flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's"},"includePrecompiles":{"e":"flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)"}}},"timeout":{"e":"go duration: how long the trace may run"},"disableStack":{"e":"a boolean"},"disableStorage":{"e":"a boolean"},"enableMemory":{"e":"a boolean"},"enableReturnData":{"e":"a boolean"},"limit":{"e":"most struct-log entries to record (0 = all); later opcodes still run"},"reexec":{"e":"accepted and ignored"}}},"hash32":{"e":"a 32-byte hash as 64 hex digits"},"IeleCallRequest":{"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"IeleTransactionRequest":{"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"nonce":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"McpInitializeRequest":{"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","p":{"protocolVersion":{"e":"a string"},"capabilities":{"e":"an object"},"clientInfo":{"e":"an object","p":{"name":{"e":"a string"},"version":{"e":"a string"}}}}},"McpListRequest":{"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","p":{"cursor":{"e":"a string"}}},"McpPromptGetRequest":{"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"McpResourceReadRequest":{"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","p":{"uri":{"e":"a string"}}},"McpToolCallRequest":{"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"notFound":{"e":"nothing was found"},"OtsBlockNumber":{"e":"a block number as Otterscan sends it (a JSON integer), or as a hex quantity or block tag","b":[{"e":"an integer"},{"r":"BlockNumberOrTag"}]},"OtsQuantity":{"e":"a non-negative number as a JSON integer (what Otterscan sends) or a hex quantity","b":[{"e":"an integer"},{"r":"uint"}]},"ParityTraceFilter":{"e":"trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip after matches, return at most count","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"fromAddress":{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}},"toAddress":{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}},"after":{"e":"an integer"},"count":{"e":"an integer"}}},"ParityTraceTypes":{"e":"what to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602)","i":{"e":"one of \"trace\", \"stateDiff\", \"vmTrace\""}},"PrivateKey":{"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)"},"StateOverrides":{"e":"geth's state override set: address → fields replaced for this call only (nothing is stored). balance, nonce and code replace the account's; state replaces the whole storage (unlisted slots read as zero), stateDiff replaces only the listed slots; giving both state and stateDiff for one account is refused (-32602)"},"SubscriptionId":{"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it"},"SubscriptionKind":{"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers"},"TestBlockHashOrNumber":{"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","b":[{"r":"hash32"},{"r":"TestQuantity"}]},"TestQuantity":{"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","b":[{"e":"an integer"},{"e":"a string"},{"e":"a string"}]},"TransactionRequest":{"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasLimit":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"chainId":{"r":"uint"},"accessList":{"r":"AccessList"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"}}},"TypedDataV4":{"e":"EIP-712 typed structured data: the struct types (EIP712Domain may be among them; types the primary type does not use are ignored), the primary type, the domain and the message","p":{"types":{"e":"an object"},"primaryType":{"e":"a string"},"domain":{"e":"an object"},"message":{"e":"an object"}}},"uint":{"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0"},"uint256":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits"},"uint64":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 64 bits"}};
+const words: { readonly [component: string]: Words } = {"AccessList":{"e":"an EIP-2930 access list","i":{"r":"AccessListEntry"}},"AccessListEntry":{"e":"one EIP-2930 access list entry","p":{"address":{"r":"address"},"storageKeys":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}}}},"address":{"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)"},"AnvilMineOptions":{"e":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks","b":[{"r":"TestQuantity"},{"e":"an object","p":{"timestamp":{"r":"TestQuantity"},"blocks":{"r":"TestQuantity"}}}]},"AnvilResetOptions":{"e":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5). null stands for a value left out (viem's reset() sends blockNumber null when none is given)","p":{"forking":{"e":"an object","p":{"jsonRpcUrl":{"e":"a string or null","b":[{"e":"a string"},{"e":"null"}]},"blockNumber":{"e":"an integer or a string or null","b":[{"e":"an integer"},{"e":"a string"},{"e":"null"}]}}}}},"AuthorizationList":{"e":"an EIP-7702 authorization list (accepted as the standard writes it; Ethereum Classic has no EIP-7702, so a non-empty list is refused)","i":{"e":"an object","p":{"chainId":{"r":"uint"},"nonce":{"r":"uint"},"address":{"r":"address"},"yParity":{"r":"byte"},"r":{"r":"uint256"},"s":{"r":"uint256"}}}},"BlockHashObject":{"e":"EIP-1898 block by hash. requireCanonical (default false) true refuses a block that is not on the canonical chain with -32000","p":{"blockHash":{"r":"hash32"},"requireCanonical":{"e":"a boolean"}}},"BlockNumberObject":{"e":"EIP-1898 block by number (or tag): the same as giving blockNumber alone","p":{"blockNumber":{"r":"BlockNumberOrTag"}}},"BlockNumberOrTag":{"e":"a block number as a hex quantity (0x1b4) or a block tag: earliest, latest, pending, safe or finalized","b":[{"r":"uint"},{"r":"BlockTag"}]},"BlockNumberOrTagOrHash":{"e":"a block number as a hex quantity (0x1b4), a block tag (earliest, latest, pending, safe or finalized), a 32-byte block hash (any stored block, canonical or not), or an EIP-1898 object: {\"blockHash\", \"requireCanonical\"} or {\"blockNumber\"}","b":[{"r":"uint"},{"r":"BlockTag"},{"r":"hash32"},{"r":"BlockHashObject"},{"r":"BlockNumberObject"}]},"BlockOverrides":{"e":"geth's block overrides: fields of the block environment the call sees (NUMBER, TIMESTAMP, GASLIMIT, COINBASE, DIFFICULTY) replaced for this call only","p":{"number":{"r":"uint64"},"time":{"r":"uint64"},"gasLimit":{"r":"uint64"},"coinbase":{"r":"address"},"random":{"r":"hash32"},"baseFee":{"r":"uint256"},"difficulty":{"r":"uint256"}}},"BlockTag":{"e":"a block tag: earliest, latest, pending, safe or finalized. earliest = genesis, latest = the newest block of the canonical chain, pending = the block being assembled from the pool. safe and finalized are accepted because the standard lists them, but Ethereum Classic is proof-of-work: no block is ever safe or finalized, so they answer -39001 \"Unknown block\", the standard's answer before the merge"},"byte":{"e":"one byte as 1 or 2 hex digits (a transaction type: 0x0, 0x00, 0x1 …)"},"bytes":{"e":"hex-encoded bytes, two digits per byte; 0x is empty"},"bytes32":{"e":"32 bytes as 64 hex digits"},"bytes65":{"e":"65 bytes as 130 hex digits: a secp256k1 signature r ‖ s ‖ v"},"bytes8":{"e":"8 bytes as 16 hex digits"},"bytesMax32":{"e":"0 to 32 bytes as hex, as clients send storage slots: leading zeros and an odd digit count allowed, read as a big-endian number left-padded to 32 bytes"},"CallRequest":{"e":"a message call object for eth_call and eth_estimateGas: the standard's GenericTransaction, plus data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"accessList":{"r":"AccessList"},"chainId":{"r":"uint"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"},"chain":{"e":"sent by web3.js v4 (e.g. \"mainnet\"); ignored"},"hardfork":{"e":"sent by web3.js v4 (e.g. \"london\"); ignored"},"networkId":{"r":"uint"},"common":{"e":"sent by web3.js v4 when a defaultCommon is configured; ignored"}}},"ChainParams":{"e":"a test chain as retesteth describes it: the genesis header fields, the fork schedule, the seal engine and the pre-state","p":{"genesis":{"r":"ChainParamsGenesis"},"params":{"r":"ChainParamsForks"},"sealEngine":{"e":"NoProof (default): skip the proof-of-work check"},"accounts":{"e":"an object"}}},"ChainParamsForks":{"e":"the fork schedule, in either dialect","p":{"fork":{"e":"a string"},"chainID":{"r":"TestQuantity"},"homesteadForkBlock":{"r":"TestQuantity"},"EIP150ForkBlock":{"r":"TestQuantity"},"EIP158ForkBlock":{"r":"TestQuantity"},"byzantiumForkBlock":{"r":"TestQuantity"},"constantinopleForkBlock":{"r":"TestQuantity"},"constantinopleFixForkBlock":{"r":"TestQuantity"},"istanbulForkBlock":{"r":"TestQuantity"},"berlinForkBlock":{"r":"TestQuantity"},"londonForkBlock":{"r":"TestQuantity"},"daoHardforkBlock":{"r":"TestQuantity"},"accountStartNonce":{"r":"TestQuantity"},"allowFutureBlocks":{"e":"a boolean"},"blockReward":{"r":"TestQuantity"}}},"ChainParamsGenesis":{"e":"the genesis fields retesteth sets","p":{"author":{"r":"address"},"difficulty":{"r":"TestQuantity"},"gasLimit":{"r":"TestQuantity"},"extraData":{"r":"bytes"},"timestamp":{"r":"TestQuantity"},"nonce":{"r":"bytes8"},"mixHash":{"r":"hash32"}}},"EnodeUrl":{"e":"a devp2p node URL: enode://<128 hex digits of the node public key>@<host or IP>:<TCP port>, optionally followed by ?discport=<UDP port>"},"Filter":{"e":"a log filter","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"blockHash":{"r":"hash32"},"address":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed) or an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"},{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}}]},"topics":{"e":"null or an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"e":"an array, each one topic position: null = any, a topic, or an array of alternatives (OR)","i":{"r":"FilterTopic"}}]}}},"FilterTopic":{"e":"one topic position: null = any, a topic, or an array of alternatives (OR)","b":[{"r":"notFound"},{"r":"bytes32"},{"e":"an array, each 32 bytes as 64 hex digits","i":{"r":"bytes32"}}]},"GethTraceCallConfig":{"e":"geth's TraceCallConfig: GethTraceConfig plus stateOverrides and blockOverrides, applied to the traced call only as eth_call applies them (StateOverrides, BlockOverrides)","p":{"tracer":{"e":"one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"e":"the named tracer's options","p":{"onlyTopCall":{"e":"callTracer: the top frame only"},"withLog":{"e":"callTracer: each frame's logs, with their position among its calls"},"diffMode":{"e":"prestateTracer: {pre, post} of what changed instead of the touched state"},"convertParityErrors":{"e":"flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's"},"includePrecompiles":{"e":"flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)"}}},"timeout":{"e":"go duration: how long the trace may run"},"disableStack":{"e":"a boolean"},"disableStorage":{"e":"a boolean"},"enableMemory":{"e":"a boolean"},"enableReturnData":{"e":"a boolean"},"limit":{"e":"most struct-log entries to record (0 = all); later opcodes still run"},"reexec":{"e":"accepted and ignored"},"stateOverrides":{"r":"StateOverrides"},"blockOverrides":{"r":"BlockOverrides"}}},"GethTraceConfig":{"e":"geth's TraceConfig","p":{"tracer":{"e":"one of the built-in tracers callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer (leave it out for the struct logger)"},"tracerConfig":{"e":"the named tracer's options","p":{"onlyTopCall":{"e":"callTracer: the top frame only"},"withLog":{"e":"callTracer: each frame's logs, with their position among its calls"},"diffMode":{"e":"prestateTracer: {pre, post} of what changed instead of the touched state"},"convertParityErrors":{"e":"flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's"},"includePrecompiles":{"e":"flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does)"}}},"timeout":{"e":"go duration: how long the trace may run"},"disableStack":{"e":"a boolean"},"disableStorage":{"e":"a boolean"},"enableMemory":{"e":"a boolean"},"enableReturnData":{"e":"a boolean"},"limit":{"e":"most struct-log entries to record (0 = all); later opcodes still run"},"reexec":{"e":"accepted and ignored"}}},"hash32":{"e":"a 32-byte hash as 64 hex digits"},"IeleCallRequest":{"e":"a call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"IeleTransactionRequest":{"e":"an IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"nonce":{"r":"uint"},"function":{"e":"a string"},"contractCode":{"r":"bytes"},"arguments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}}}},"McpInitializeRequest":{"e":"an MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks)","p":{"protocolVersion":{"e":"a string"},"capabilities":{"e":"an object"},"clientInfo":{"e":"an object","p":{"name":{"e":"a string"},"version":{"e":"a string"}}}}},"McpListRequest":{"e":"an MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored)","p":{"cursor":{"e":"a string"}}},"McpPromptGetRequest":{"e":"an object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"McpResourceReadRequest":{"e":"an object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}","p":{"uri":{"e":"a string"}}},"McpToolCallRequest":{"e":"an object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional)","p":{"name":{"e":"a string"},"arguments":{"e":"an object"}}},"notFound":{"e":"nothing was found"},"OtsBlockNumber":{"e":"a block number as Otterscan sends it (a JSON integer), or as a hex quantity or block tag","b":[{"e":"an integer"},{"r":"BlockNumberOrTag"}]},"OtsQuantity":{"e":"a non-negative number as a JSON integer (what Otterscan sends) or a hex quantity","b":[{"e":"an integer"},{"r":"uint"}]},"ParityTraceFilter":{"e":"trace_filter's query: fromBlock..toBlock (numbers or tags; default latest), traces whose sender is in fromAddress and/or whose receiver (callee, created contract, refund address, reward author) is in toAddress; skip after matches, return at most count","p":{"fromBlock":{"r":"BlockNumberOrTag"},"toBlock":{"r":"BlockNumberOrTag"},"fromAddress":{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}},"toAddress":{"e":"an array, each a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","i":{"r":"address"}},"after":{"e":"an integer"},"count":{"e":"an integer"}}},"ParityTraceTypes":{"e":"what to return: \"trace\" (the call traces) and/or \"stateDiff\". \"vmTrace\" is not offered (-32602)","i":{"e":"one of \"trace\", \"stateDiff\", \"vmTrace\""}},"PrivateKey":{"e":"a secp256k1 private key: 32 bytes as 64 hex digits; the 0x prefix is optional (geth-style keys without it are accepted)"},"StateOverrides":{"e":"geth's state override set: address → fields replaced for this call only (nothing is stored). balance, nonce and code replace the account's; state replaces the whole storage (unlisted slots read as zero), stateDiff replaces only the listed slots; giving both state and stateDiff for one account is refused (-32602)"},"SubscriptionId":{"e":"an opaque subscription id (16 random bytes as hex), valid on the WebSocket connection that created it"},"SubscriptionKind":{"e":"one of newHeads, logs, newPendingTransactions or syncing: what an eth_subscribe subscription delivers"},"TestBlockHashOrNumber":{"e":"a block for the retesteth state dumps: a 32-byte block hash (0x and 64 hex digits) or a block number as a TestQuantity (\"1\", 1 or \"0x01\")","b":[{"r":"hash32"},{"r":"TestQuantity"}]},"TestQuantity":{"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","b":[{"e":"an integer"},{"e":"a string"},{"e":"a string"}]},"TransactionRequest":{"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","p":{"from":{"r":"address"},"to":{"e":"null or a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","b":[{"r":"notFound"},{"r":"address"}]},"gas":{"r":"uint"},"gasLimit":{"r":"uint"},"gasPrice":{"r":"uint"},"value":{"r":"uint"},"data":{"r":"bytes"},"input":{"r":"bytes"},"nonce":{"r":"uint"},"chainId":{"r":"uint"},"accessList":{"r":"AccessList"},"type":{"r":"byte"},"maxPriorityFeePerGas":{"r":"uint"},"maxFeePerGas":{"r":"uint"},"maxFeePerBlobGas":{"r":"uint"},"blobVersionedHashes":{"e":"an array, each a 32-byte hash as 64 hex digits","i":{"r":"hash32"}},"blobs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"commitments":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"proofs":{"e":"an array, each hex-encoded bytes, two digits per byte; 0x is empty","i":{"r":"bytes"}},"authorizationList":{"r":"AuthorizationList"}}},"TypedDataV4":{"e":"EIP-712 typed structured data: the struct types (EIP712Domain may be among them; types the primary type does not use are ignored), the primary type, the domain and the message","p":{"types":{"e":"an object"},"primaryType":{"e":"a string"},"domain":{"e":"an object"},"message":{"e":"an object"}}},"uint":{"e":"a quantity: lowercase hex with no leading zeros, 0x-prefixed; zero is 0x0"},"uint256":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 256 bits"},"uint64":{"e":"a quantity (0x-prefixed hex, no leading zeros) that fits in 64 bits"}};
 
 const deref = (node: Words): Words => (node.r === undefined ? node : deref(words[node.r]!));
 
@@ -2324,6 +2333,27 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateTestSetChainParamsResult),
     transport: 'any',
   },
+  anvil_addBalance: {
+    name: 'anvil_addBalance',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilAddBalanceAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'amount',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilAddBalanceAmountParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 2,
+    checkResult: checker(validators.validateAnvilAddBalanceResult),
+    transport: 'any',
+  },
   anvil_autoImpersonateAccount: {
     name: 'anvil_autoImpersonateAccount',
     namespace: 'anvil',
@@ -2337,6 +2367,33 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateAnvilAutoImpersonateAccountResult),
+    transport: 'any',
+  },
+  anvil_dealERC20: {
+    name: 'anvil_dealERC20',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'address',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilDealERC20AddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'tokenAddress',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilDealERC20TokenAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'balance',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilDealERC20BalanceParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 3,
+    checkResult: checker(validators.validateAnvilDealERC20Result),
     transport: 'any',
   },
   anvil_dropAllTransactions: {
@@ -2452,6 +2509,21 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateAnvilMineResult),
     transport: 'any',
   },
+  anvil_mine_detailed: {
+    name: 'anvil_mine_detailed',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'options',
+        required: false,
+        expects: 'evm_mine\'s option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks',
+        check: paramChecker(validators.validateAnvilMineDetailedOptionsParam, {"e":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks","r":"AnvilMineOptions"}),
+      },
+    ],
+    requiredParams: 0,
+    checkResult: checker(validators.validateAnvilMineDetailedResult),
+    transport: 'any',
+  },
   anvil_nodeInfo: {
     name: 'anvil_nodeInfo',
     namespace: 'anvil',
@@ -2475,8 +2547,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'options',
         required: false,
-        expects: 'anvil_reset\'s option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream\'s http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork\'s), and blockNumber, the block to pin (default: the upstream\'s head minus 5)',
-        check: paramChecker(validators.validateAnvilResetOptionsParam, {"e":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5)","r":"AnvilResetOptions"}),
+        expects: 'anvil_reset\'s option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream\'s http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork\'s), and blockNumber, the block to pin (default: the upstream\'s head minus 5). null stands for a value left out (viem\'s reset() sends blockNumber null when none is given)',
+        check: paramChecker(validators.validateAnvilResetOptionsParam, {"e":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5). null stands for a value left out (viem's reset() sends blockNumber null when none is given)","r":"AnvilResetOptions"}),
       },
     ],
     requiredParams: 0,
@@ -2600,6 +2672,39 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateAnvilSetCoinbaseResult),
     transport: 'any',
   },
+  anvil_setERC20Allowance: {
+    name: 'anvil_setERC20Allowance',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'owner',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceOwnerParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'spender',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceSpenderParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'tokenAddress',
+        required: true,
+        expects: 'a 20-byte account address: 0x and 40 hex digits (checksum case allowed)',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceTokenAddressParam, {"e":"a 20-byte account address: 0x and 40 hex digits (checksum case allowed)","r":"address"}),
+      },
+      {
+        name: 'amount',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetERC20AllowanceAmountParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 4,
+    checkResult: checker(validators.validateAnvilSetERC20AllowanceResult),
+    transport: 'any',
+  },
   anvil_setIntervalMining: {
     name: 'anvil_setIntervalMining',
     namespace: 'anvil',
@@ -2615,6 +2720,21 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateAnvilSetIntervalMiningResult),
     transport: 'any',
   },
+  anvil_setLoggingEnabled: {
+    name: 'anvil_setLoggingEnabled',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'enabled',
+        required: true,
+        expects: 'a boolean (whether to write info lines)',
+        check: paramChecker(validators.validateAnvilSetLoggingEnabledEnabledParam, {"e":"a boolean (whether to write info lines)"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetLoggingEnabledResult),
+    transport: 'any',
+  },
   anvil_setMinGasPrice: {
     name: 'anvil_setMinGasPrice',
     namespace: 'anvil',
@@ -2628,6 +2748,21 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 1,
     checkResult: checker(validators.validateAnvilSetMinGasPriceResult),
+    transport: 'any',
+  },
+  anvil_setNextBlockBaseFeePerGas: {
+    name: 'anvil_setNextBlockBaseFeePerGas',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'baseFeePerGas',
+        required: true,
+        expects: 'a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string ("1") or hex that may have leading zeros ("0x01")',
+        check: paramChecker(validators.validateAnvilSetNextBlockBaseFeePerGasBaseFeePerGasParam, {"e":"a non-negative integer in any of the three encodings retesteth sends: a JSON number (1000), a decimal string (\"1\") or hex that may have leading zeros (\"0x01\")","r":"TestQuantity"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetNextBlockBaseFeePerGasResult),
     transport: 'any',
   },
   anvil_setNextBlockTimestamp: {
@@ -2664,6 +2799,21 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 2,
     checkResult: checker(validators.validateAnvilSetNonceResult),
+    transport: 'any',
+  },
+  anvil_setRpcUrl: {
+    name: 'anvil_setRpcUrl',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'url',
+        required: true,
+        expects: 'a string (the upstream\'s http(s) JSON-RPC URL)',
+        check: paramChecker(validators.validateAnvilSetRpcUrlUrlParam, {"e":"a string (the upstream's http(s) JSON-RPC URL)"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateAnvilSetRpcUrlResult),
     transport: 'any',
   },
   anvil_setStorageAt: {
@@ -2716,6 +2866,21 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     checkResult: checker(validators.validateAnvilStopImpersonatingAccountResult),
     transport: 'any',
   },
+  eth_sendUnsignedTransaction: {
+    name: 'eth_sendUnsignedTransaction',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'transaction',
+        required: true,
+        expects: 'a transaction object for the node to sign with a key it holds: the standard\'s GenericTransaction with from required (the key that signs), plus gasLimit and data',
+        check: paramChecker(validators.validateEthSendUnsignedTransactionTransactionParam, {"e":"a transaction object for the node to sign with a key it holds: the standard's GenericTransaction with from required (the key that signs), plus gasLimit and data","r":"TransactionRequest"}),
+      },
+    ],
+    requiredParams: 1,
+    checkResult: checker(validators.validateEthSendUnsignedTransactionResult),
+    transport: 'any',
+  },
   evm_increaseTime: {
     name: 'evm_increaseTime',
     namespace: 'anvil',
@@ -2744,6 +2909,21 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
     ],
     requiredParams: 0,
     checkResult: checker(validators.validateEvmMineResult),
+    transport: 'any',
+  },
+  evm_mine_detailed: {
+    name: 'evm_mine_detailed',
+    namespace: 'anvil',
+    params: [
+      {
+        name: 'options',
+        required: false,
+        expects: 'evm_mine\'s option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks',
+        check: paramChecker(validators.validateEvmMineDetailedOptionsParam, {"e":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks","r":"AnvilMineOptions"}),
+      },
+    ],
+    requiredParams: 0,
+    checkResult: checker(validators.validateEvmMineDetailedResult),
     transport: 'any',
   },
   evm_revert: {
@@ -2970,8 +3150,8 @@ export const methods: { readonly [K in MethodName]: MethodSpec } = {
       {
         name: 'options',
         required: false,
-        expects: 'anvil_reset\'s option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream\'s http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork\'s), and blockNumber, the block to pin (default: the upstream\'s head minus 5)',
-        check: paramChecker(validators.validateHardhatResetOptionsParam, {"e":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5)","r":"AnvilResetOptions"}),
+        expects: 'anvil_reset\'s option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream\'s http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork\'s), and blockNumber, the block to pin (default: the upstream\'s head minus 5). null stands for a value left out (viem\'s reset() sends blockNumber null when none is given)',
+        check: paramChecker(validators.validateHardhatResetOptionsParam, {"e":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5). null stands for a value left out (viem's reset() sends blockNumber null when none is given)","r":"AnvilResetOptions"}),
       },
     ],
     requiredParams: 0,

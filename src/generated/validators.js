@@ -20080,55 +20080,160 @@ validate1020.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilAutoImpersonateAccountEnabledParam = validate1021;
-const schema360 = {"type":"boolean","$id":"validateAnvilAutoImpersonateAccountEnabledParam"};
+export const validateAnvilAddBalanceAddressParam = validate1021;
+const schema360 = {"$ref":"address.json","$id":"validateAnvilAddBalanceAddressParam"};
 
 function validate1021(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilAutoImpersonateAccountEnabledParam" */;
+/*# sourceURL="validateAnvilAddBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate1021.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
 }
 validate1021.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilAutoImpersonateAccountResult = validate1022;
-const schema361 = {"type":"null","$id":"validateAnvilAutoImpersonateAccountResult"};
-
-function validate1022(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilAutoImpersonateAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1022.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1022.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilDropAllTransactionsResult = validate1023;
-const schema362 = {"type":"null","$id":"validateAnvilDropAllTransactionsResult"};
+export const validateAnvilAddBalanceAmountParam = validate1023;
+const schema361 = {"$ref":"TestQuantity.json","$id":"validateAnvilAddBalanceAmountParam"};
 
 function validate1023(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilDropAllTransactionsResult" */;
+/*# sourceURL="validateAnvilAddBalanceAmountParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1023.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
 }
 validate1023.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionHashParam = validate1024;
-const schema363 = {"$ref":"hash32.json","$id":"validateAnvilDropTransactionHashParam"};
+export const validateAnvilAddBalanceResult = validate1025;
+const schema362 = {"type":"null","$id":"validateAnvilAddBalanceResult"};
 
-function validate1024(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1025(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilAddBalanceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1025.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1025.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilAutoImpersonateAccountEnabledParam = validate1026;
+const schema363 = {"type":"boolean","$id":"validateAnvilAutoImpersonateAccountEnabledParam"};
+
+function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilAutoImpersonateAccountEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1026.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1026.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilAutoImpersonateAccountResult = validate1027;
+const schema364 = {"type":"null","$id":"validateAnvilAutoImpersonateAccountResult"};
+
+function validate1027(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilAutoImpersonateAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1027.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1027.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDealERC20AddressParam = validate1028;
+const schema365 = {"$ref":"address.json","$id":"validateAnvilDealERC20AddressParam"};
+
+function validate1028(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilDealERC20AddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1028.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDealERC20TokenAddressParam = validate1030;
+const schema366 = {"$ref":"address.json","$id":"validateAnvilDealERC20TokenAddressParam"};
+
+function validate1030(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilDealERC20TokenAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1030.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDealERC20BalanceParam = validate1032;
+const schema367 = {"$ref":"TestQuantity.json","$id":"validateAnvilDealERC20BalanceParam"};
+
+function validate1032(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilDealERC20BalanceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1032.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDealERC20Result = validate1034;
+const schema368 = {"type":"null","$id":"validateAnvilDealERC20Result"};
+
+function validate1034(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilDealERC20Result" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1034.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1034.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDropAllTransactionsResult = validate1035;
+const schema369 = {"type":"null","$id":"validateAnvilDropAllTransactionsResult"};
+
+function validate1035(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilDropAllTransactionsResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1035.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1035.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilDropTransactionHashParam = validate1036;
+const schema370 = {"$ref":"hash32.json","$id":"validateAnvilDropTransactionHashParam"};
+
+function validate1036(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20136,14 +20241,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1024.errors = vErrors;
+validate1036.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDropTransactionResult = validate1026;
-const schema364 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateAnvilDropTransactionResult"};
+export const validateAnvilDropTransactionResult = validate1038;
+const schema371 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateAnvilDropTransactionResult"};
 
-function validate1026(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1038(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -20191,7 +20296,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1026.errors = vErrors;
+validate1038.errors = vErrors;
 return false;
 }
 else {
@@ -20205,14 +20310,14 @@ vErrors = null;
 }
 }
 }
-validate1026.errors = vErrors;
+validate1038.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilDumpStateResult = validate1028;
-const schema365 = {"$ref":"bytes.json","$id":"validateAnvilDumpStateResult"};
+export const validateAnvilDumpStateResult = validate1040;
+const schema372 = {"$ref":"bytes.json","$id":"validateAnvilDumpStateResult"};
 
-function validate1028(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -20220,29 +20325,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1028.errors = vErrors;
+validate1040.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilGetAutomineResult = validate1030;
-const schema366 = {"type":"boolean","$id":"validateAnvilGetAutomineResult"};
+export const validateAnvilGetAutomineResult = validate1042;
+const schema373 = {"type":"boolean","$id":"validateAnvilGetAutomineResult"};
 
-function validate1030(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1042(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilGetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1030.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1042.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1030.errors = vErrors;
+validate1042.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilImpersonateAccountAddressParam = validate1031;
-const schema367 = {"$ref":"address.json","$id":"validateAnvilImpersonateAccountAddressParam"};
+export const validateAnvilImpersonateAccountAddressParam = validate1043;
+const schema374 = {"$ref":"address.json","$id":"validateAnvilImpersonateAccountAddressParam"};
 
-function validate1031(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1043(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20250,29 +20355,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1031.errors = vErrors;
+validate1043.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilImpersonateAccountResult = validate1033;
-const schema368 = {"type":"null","$id":"validateAnvilImpersonateAccountResult"};
+export const validateAnvilImpersonateAccountResult = validate1045;
+const schema375 = {"type":"null","$id":"validateAnvilImpersonateAccountResult"};
 
-function validate1033(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1045(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1033.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1045.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1033.errors = vErrors;
+validate1045.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeSecondsParam = validate1034;
-const schema369 = {"$ref":"TestQuantity.json","$id":"validateAnvilIncreaseTimeSecondsParam"};
+export const validateAnvilIncreaseTimeSecondsParam = validate1046;
+const schema376 = {"$ref":"TestQuantity.json","$id":"validateAnvilIncreaseTimeSecondsParam"};
 
-function validate1034(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1046(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilIncreaseTimeSecondsParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20280,29 +20385,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1034.errors = vErrors;
+validate1046.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilIncreaseTimeResult = validate1036;
-const schema370 = {"type":"integer","$id":"validateAnvilIncreaseTimeResult"};
+export const validateAnvilIncreaseTimeResult = validate1048;
+const schema377 = {"type":"integer","$id":"validateAnvilIncreaseTimeResult"};
 
-function validate1036(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilIncreaseTimeResult" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1036.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1048.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-validate1036.errors = vErrors;
+validate1048.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilLoadStateStateParam = validate1037;
-const schema371 = {"$ref":"bytes.json","$id":"validateAnvilLoadStateStateParam"};
+export const validateAnvilLoadStateStateParam = validate1049;
+const schema378 = {"$ref":"bytes.json","$id":"validateAnvilLoadStateStateParam"};
 
-function validate1037(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1049(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20310,30 +20415,30 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1037.errors = vErrors;
+validate1049.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilLoadStateResult = validate1039;
-const schema372 = {"type":"boolean","$id":"validateAnvilLoadStateResult"};
+export const validateAnvilLoadStateResult = validate1051;
+const schema379 = {"type":"boolean","$id":"validateAnvilLoadStateResult"};
 
-function validate1039(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1051(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1039.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1051.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1039.errors = vErrors;
+validate1051.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMetadataResult = validate1040;
-const schema373 = {"$ref":"AnvilMetadata.json","$id":"validateAnvilMetadataResult"};
-const schema374 = {"title":"AnvilMetadata","description":"Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).","type":"object","properties":{"clientVersion":{"type":"string"},"chainId":{"type":"integer"},"instanceId":{"$ref":"hash32.json"},"latestBlockNumber":{"type":"integer"},"latestBlockHash":{"$ref":"hash32.json"},"forkedNetwork":{"type":"null"},"snapshots":{"type":"object","additionalProperties":{"type":"array","items":[{"type":"integer"},{"$ref":"hash32.json"}]}}},"required":["clientVersion","chainId","instanceId","latestBlockNumber","latestBlockHash","forkedNetwork","snapshots"],"$id":"AnvilMetadata.json"};
+export const validateAnvilMetadataResult = validate1052;
+const schema380 = {"$ref":"AnvilMetadata.json","$id":"validateAnvilMetadataResult"};
+const schema381 = {"title":"AnvilMetadata","description":"Who answers and what it holds, in Anvil's shape: client version, chain id, an id of this node's run (new on every start and reset), the head, and the open snapshots (id → [block number, block hash]).","type":"object","properties":{"clientVersion":{"type":"string"},"chainId":{"type":"integer"},"instanceId":{"$ref":"hash32.json"},"latestBlockNumber":{"type":"integer"},"latestBlockHash":{"$ref":"hash32.json"},"forkedNetwork":{"type":"null"},"snapshots":{"type":"object","additionalProperties":{"type":"array","items":[{"type":"integer"},{"$ref":"hash32.json"}]}}},"required":["clientVersion","chainId","instanceId","latestBlockNumber","latestBlockHash","forkedNetwork","snapshots"],"$id":"AnvilMetadata.json"};
 
-function validate1041(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1053(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMetadata.json" */;
 let vErrors = null;
 let errors = 0;
@@ -20341,14 +20446,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.clientVersion === undefined) && (missing0 = "clientVersion")) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.instanceId === undefined) && (missing0 = "instanceId"))) || ((data.latestBlockNumber === undefined) && (missing0 = "latestBlockNumber"))) || ((data.latestBlockHash === undefined) && (missing0 = "latestBlockHash"))) || ((data.forkedNetwork === undefined) && (missing0 = "forkedNetwork"))) || ((data.snapshots === undefined) && (missing0 = "snapshots"))){
-validate1041.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1053.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.clientVersion !== undefined){
 const _errs1 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1041.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1053.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs1 === errors;
@@ -20361,7 +20466,7 @@ if(data.chainId !== undefined){
 let data1 = data.chainId;
 const _errs3 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1041.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1053.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs3 === errors;
@@ -20386,7 +20491,7 @@ if(data.latestBlockNumber !== undefined){
 let data3 = data.latestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1041.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1053.errors = [{instancePath:instancePath+"/latestBlockNumber",schemaPath:"#/properties/latestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -20410,7 +20515,7 @@ if(valid0){
 if(data.forkedNetwork !== undefined){
 const _errs9 = errors;
 if(data.forkedNetwork !== null){
-validate1041.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1053.errors = [{instancePath:instancePath+"/forkedNetwork",schemaPath:"#/properties/forkedNetwork/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -20434,7 +20539,7 @@ if(len0 > 0){
 let data8 = data7[0];
 const _errs16 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1041.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1053.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/0",schemaPath:"#/properties/snapshots/additionalProperties/items/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -20451,7 +20556,7 @@ var valid2 = _errs18 === errors;
 }
 }
 else {
-validate1041.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1053.errors = [{instancePath:instancePath+"/snapshots/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/snapshots/additionalProperties/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -20462,7 +20567,7 @@ break;
 }
 }
 else {
-validate1041.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1053.errors = [{instancePath:instancePath+"/snapshots",schemaPath:"#/properties/snapshots/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -20480,31 +20585,31 @@ var valid0 = true;
 }
 }
 else {
-validate1041.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1053.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1041.errors = vErrors;
+validate1053.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1040(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1052(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMetadataResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1041(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1041.errors : vErrors.concat(validate1041.errors);
+if(!(validate1053(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1053.errors : vErrors.concat(validate1053.errors);
 errors = vErrors.length;
 }
-validate1040.errors = vErrors;
+validate1052.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineCountParam = validate1046;
-const schema375 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineCountParam"};
+export const validateAnvilMineCountParam = validate1058;
+const schema382 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineCountParam"};
 
-function validate1046(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMineCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20512,14 +20617,14 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1046.errors = vErrors;
+validate1058.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilMineIntervalParam = validate1048;
-const schema376 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
+export const validateAnvilMineIntervalParam = validate1060;
+const schema383 = {"$ref":"TestQuantity.json","$id":"validateAnvilMineIntervalParam"};
 
-function validate1048(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1060(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAnvilMineIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -20527,594 +20632,15 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1048.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilMineResult = validate1050;
-const schema377 = {"type":"null","$id":"validateAnvilMineResult"};
-
-function validate1050(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilMineResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1050.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1050.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilNodeInfoResult = validate1051;
-const schema378 = {"$ref":"AnvilNodeInfo.json","$id":"validateAnvilNodeInfoResult"};
-const schema379 = {"title":"AnvilNodeInfo","description":"The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).","type":"object","properties":{"currentBlockNumber":{"$ref":"uint.json"},"currentBlockTimestamp":{"type":"integer"},"currentBlockHash":{"$ref":"hash32.json"},"hardFork":{"type":"string"},"transactionOrder":{"type":"string"},"environment":{"type":"object","properties":{"chainId":{"type":"integer"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"}},"required":["chainId","gasLimit","gasPrice"]},"forkConfig":{"type":"object","properties":{"forkUrl":{"oneOf":[{"type":"string"},{"type":"null"}]},"forkBlockNumber":{"oneOf":[{"type":"integer"},{"type":"null"}]},"forkRetryBackoff":{"oneOf":[{"type":"integer"},{"type":"null"}]}}}},"required":["currentBlockNumber","currentBlockTimestamp","currentBlockHash","hardFork","transactionOrder","environment","forkConfig"],"$id":"AnvilNodeInfo.json"};
-
-function validate1052(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="AnvilNodeInfo.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-let missing0;
-if((((((((data.currentBlockNumber === undefined) && (missing0 = "currentBlockNumber")) || ((data.currentBlockTimestamp === undefined) && (missing0 = "currentBlockTimestamp"))) || ((data.currentBlockHash === undefined) && (missing0 = "currentBlockHash"))) || ((data.hardFork === undefined) && (missing0 = "hardFork"))) || ((data.transactionOrder === undefined) && (missing0 = "transactionOrder"))) || ((data.environment === undefined) && (missing0 = "environment"))) || ((data.forkConfig === undefined) && (missing0 = "forkConfig"))){
-validate1052.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
-return false;
-}
-else {
-if(data.currentBlockNumber !== undefined){
-const _errs1 = errors;
-if(!(validate25(data.currentBlockNumber, {instancePath:instancePath+"/currentBlockNumber",parentData:data,parentDataProperty:"currentBlockNumber",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs1 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currentBlockTimestamp !== undefined){
-let data1 = data.currentBlockTimestamp;
-const _errs2 = errors;
-if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1052.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid0 = _errs2 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.currentBlockHash !== undefined){
-const _errs4 = errors;
-if(!(validate43(data.currentBlockHash, {instancePath:instancePath+"/currentBlockHash",parentData:data,parentDataProperty:"currentBlockHash",rootData}))){
-vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
-errors = vErrors.length;
-}
-var valid0 = _errs4 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.hardFork !== undefined){
-const _errs5 = errors;
-if(typeof data.hardFork !== "string"){
-validate1052.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs5 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.transactionOrder !== undefined){
-const _errs7 = errors;
-if(typeof data.transactionOrder !== "string"){
-validate1052.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid0 = _errs7 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.environment !== undefined){
-let data5 = data.environment;
-const _errs9 = errors;
-if(errors === _errs9){
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-let missing1;
-if((((data5.chainId === undefined) && (missing1 = "chainId")) || ((data5.gasLimit === undefined) && (missing1 = "gasLimit"))) || ((data5.gasPrice === undefined) && (missing1 = "gasPrice"))){
-validate1052.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
-return false;
-}
-else {
-if(data5.chainId !== undefined){
-let data6 = data5.chainId;
-const _errs11 = errors;
-if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1052.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-var valid1 = _errs11 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.gasLimit !== undefined){
-const _errs13 = errors;
-if(!(validate25(data5.gasLimit, {instancePath:instancePath+"/environment/gasLimit",parentData:data5,parentDataProperty:"gasLimit",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs13 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data5.gasPrice !== undefined){
-const _errs14 = errors;
-if(!(validate25(data5.gasPrice, {instancePath:instancePath+"/environment/gasPrice",parentData:data5,parentDataProperty:"gasPrice",rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-var valid1 = _errs14 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-}
-}
-else {
-validate1052.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs9 === errors;
-}
-else {
-var valid0 = true;
-}
-if(valid0){
-if(data.forkConfig !== undefined){
-let data9 = data.forkConfig;
-const _errs15 = errors;
-if(errors === _errs15){
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-if(data9.forkUrl !== undefined){
-let data10 = data9.forkUrl;
-const _errs17 = errors;
-const _errs18 = errors;
-let valid3 = false;
-let passing0 = null;
-const _errs19 = errors;
-if(typeof data10 !== "string"){
-const err0 = {instancePath:instancePath+"/forkConfig/forkUrl",schemaPath:"#/properties/forkConfig/properties/forkUrl/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-var _valid0 = _errs19 === errors;
-if(_valid0){
-valid3 = true;
-passing0 = 0;
-}
-const _errs21 = errors;
-if(data10 !== null){
-const err1 = {instancePath:instancePath+"/forkConfig/forkUrl",schemaPath:"#/properties/forkConfig/properties/forkUrl/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-var _valid0 = _errs21 === errors;
-if(_valid0 && valid3){
-valid3 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid3 = true;
-passing0 = 1;
-}
-}
-if(!valid3){
-const err2 = {instancePath:instancePath+"/forkConfig/forkUrl",schemaPath:"#/properties/forkConfig/properties/forkUrl/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-validate1052.errors = vErrors;
-return false;
-}
-else {
-errors = _errs18;
-if(vErrors !== null){
-if(_errs18){
-vErrors.length = _errs18;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid2 = _errs17 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data9.forkBlockNumber !== undefined){
-let data11 = data9.forkBlockNumber;
-const _errs23 = errors;
-const _errs24 = errors;
-let valid4 = false;
-let passing1 = null;
-const _errs25 = errors;
-if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-const err3 = {instancePath:instancePath+"/forkConfig/forkBlockNumber",schemaPath:"#/properties/forkConfig/properties/forkBlockNumber/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-}
-var _valid1 = _errs25 === errors;
-if(_valid1){
-valid4 = true;
-passing1 = 0;
-}
-const _errs27 = errors;
-if(data11 !== null){
-const err4 = {instancePath:instancePath+"/forkConfig/forkBlockNumber",schemaPath:"#/properties/forkConfig/properties/forkBlockNumber/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err4];
-}
-else {
-vErrors.push(err4);
-}
-errors++;
-}
-var _valid1 = _errs27 === errors;
-if(_valid1 && valid4){
-valid4 = false;
-passing1 = [passing1, 1];
-}
-else {
-if(_valid1){
-valid4 = true;
-passing1 = 1;
-}
-}
-if(!valid4){
-const err5 = {instancePath:instancePath+"/forkConfig/forkBlockNumber",schemaPath:"#/properties/forkConfig/properties/forkBlockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err5];
-}
-else {
-vErrors.push(err5);
-}
-errors++;
-validate1052.errors = vErrors;
-return false;
-}
-else {
-errors = _errs24;
-if(vErrors !== null){
-if(_errs24){
-vErrors.length = _errs24;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid2 = _errs23 === errors;
-}
-else {
-var valid2 = true;
-}
-if(valid2){
-if(data9.forkRetryBackoff !== undefined){
-let data12 = data9.forkRetryBackoff;
-const _errs29 = errors;
-const _errs30 = errors;
-let valid5 = false;
-let passing2 = null;
-const _errs31 = errors;
-if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-const err6 = {instancePath:instancePath+"/forkConfig/forkRetryBackoff",schemaPath:"#/properties/forkConfig/properties/forkRetryBackoff/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err6];
-}
-else {
-vErrors.push(err6);
-}
-errors++;
-}
-var _valid2 = _errs31 === errors;
-if(_valid2){
-valid5 = true;
-passing2 = 0;
-}
-const _errs33 = errors;
-if(data12 !== null){
-const err7 = {instancePath:instancePath+"/forkConfig/forkRetryBackoff",schemaPath:"#/properties/forkConfig/properties/forkRetryBackoff/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-var _valid2 = _errs33 === errors;
-if(_valid2 && valid5){
-valid5 = false;
-passing2 = [passing2, 1];
-}
-else {
-if(_valid2){
-valid5 = true;
-passing2 = 1;
-}
-}
-if(!valid5){
-const err8 = {instancePath:instancePath+"/forkConfig/forkRetryBackoff",schemaPath:"#/properties/forkConfig/properties/forkRetryBackoff/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-validate1052.errors = vErrors;
-return false;
-}
-else {
-errors = _errs30;
-if(vErrors !== null){
-if(_errs30){
-vErrors.length = _errs30;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid2 = _errs29 === errors;
-}
-else {
-var valid2 = true;
-}
-}
-}
-}
-else {
-validate1052.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-var valid0 = _errs15 === errors;
-}
-else {
-var valid0 = true;
-}
-}
-}
-}
-}
-}
-}
-}
-}
-else {
-validate1052.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-validate1052.errors = vErrors;
-return errors === 0;
-}
-
-
-function validate1051(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilNodeInfoResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1052(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1052.errors : vErrors.concat(validate1052.errors);
-errors = vErrors.length;
-}
-validate1051.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilRemoveBlockTimestampIntervalResult = validate1058;
-const schema380 = {"type":"boolean","$id":"validateAnvilRemoveBlockTimestampIntervalResult"};
-
-function validate1058(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRemoveBlockTimestampIntervalResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1058.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1058.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilResetOptionsParam = validate1059;
-const schema381 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
-const schema382 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"type":"string"},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"}]}}}},"$id":"AnvilResetOptions.json"};
-
-function validate1060(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="AnvilResetOptions.json" */;
-let vErrors = null;
-let errors = 0;
-if(errors === 0){
-if(data && typeof data == "object" && !Array.isArray(data)){
-if(data.forking !== undefined){
-let data0 = data.forking;
-const _errs1 = errors;
-if(errors === _errs1){
-if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
-if(data0.jsonRpcUrl !== undefined){
-const _errs3 = errors;
-if(typeof data0.jsonRpcUrl !== "string"){
-validate1060.errors = [{instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/type",keyword:"type",params:{type: "string"},message:"must be string"}];
-return false;
-}
-var valid1 = _errs3 === errors;
-}
-else {
-var valid1 = true;
-}
-if(valid1){
-if(data0.blockNumber !== undefined){
-let data2 = data0.blockNumber;
-const _errs5 = errors;
-const _errs6 = errors;
-let valid2 = false;
-let passing0 = null;
-const _errs7 = errors;
-if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-const err0 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
-if(vErrors === null){
-vErrors = [err0];
-}
-else {
-vErrors.push(err0);
-}
-errors++;
-}
-if(errors === _errs7){
-if(typeof data2 == "number"){
-if(data2 < 0 || isNaN(data2)){
-const err1 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
-if(vErrors === null){
-vErrors = [err1];
-}
-else {
-vErrors.push(err1);
-}
-errors++;
-}
-}
-}
-var _valid0 = _errs7 === errors;
-if(_valid0){
-valid2 = true;
-passing0 = 0;
-}
-const _errs9 = errors;
-if(typeof data2 !== "string"){
-const err2 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
-if(vErrors === null){
-vErrors = [err2];
-}
-else {
-vErrors.push(err2);
-}
-errors++;
-}
-var _valid0 = _errs9 === errors;
-if(_valid0 && valid2){
-valid2 = false;
-passing0 = [passing0, 1];
-}
-else {
-if(_valid0){
-valid2 = true;
-passing0 = 1;
-}
-}
-if(!valid2){
-const err3 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
-if(vErrors === null){
-vErrors = [err3];
-}
-else {
-vErrors.push(err3);
-}
-errors++;
-validate1060.errors = vErrors;
-return false;
-}
-else {
-errors = _errs6;
-if(vErrors !== null){
-if(_errs6){
-vErrors.length = _errs6;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid1 = _errs5 === errors;
-}
-else {
-var valid1 = true;
-}
-}
-}
-else {
-validate1060.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
-}
-}
-else {
-validate1060.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
-return false;
-}
-}
 validate1060.errors = vErrors;
 return errors === 0;
 }
 
-
-function validate1059(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilResetOptionsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate1060(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1060.errors : vErrors.concat(validate1060.errors);
-errors = vErrors.length;
-}
-validate1059.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilResetResult = validate1062;
-const schema383 = {"type":"null","$id":"validateAnvilResetResult"};
+export const validateAnvilMineResult = validate1062;
+const schema384 = {"type":"null","$id":"validateAnvilMineResult"};
 
 function validate1062(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilResetResult" */;
+/*# sourceURL="validateAnvilMineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -21125,521 +20651,11 @@ validate1062.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAnvilRevertIdParam = validate1063;
-const schema384 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
-
-function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRevertIdParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1063.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilRevertResult = validate1065;
-const schema385 = {"type":"boolean","$id":"validateAnvilRevertResult"};
-
-function validate1065(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilRevertResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1065.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1065.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetAutomineEnabledParam = validate1066;
-const schema386 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
-
-function validate1066(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1066.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1066.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetAutomineResult = validate1067;
-const schema387 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
-
-function validate1067(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetAutomineResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1067.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1067.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBalanceAddressParam = validate1068;
-const schema388 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
-
-function validate1068(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBalanceAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1068.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBalanceBalanceParam = validate1070;
-const schema389 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
-
-function validate1070(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBalanceBalanceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1070.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBalanceResult = validate1072;
-const schema390 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
-
-function validate1072(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBalanceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1072.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1072.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBlockGasLimitGasLimitParam = validate1073;
-const schema391 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
-
-function validate1073(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBlockGasLimitGasLimitParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1073.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBlockGasLimitResult = validate1075;
-const schema392 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
-
-function validate1075(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBlockGasLimitResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1075.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1075.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBlockTimestampIntervalIntervalParam = validate1076;
-const schema393 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockTimestampIntervalIntervalParam"};
-
-function validate1076(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBlockTimestampIntervalIntervalParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1076.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetBlockTimestampIntervalResult = validate1078;
-const schema394 = {"type":"null","$id":"validateAnvilSetBlockTimestampIntervalResult"};
-
-function validate1078(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetBlockTimestampIntervalResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1078.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1078.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCodeAddressParam = validate1079;
-const schema395 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
-
-function validate1079(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCodeAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1079.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCodeCodeParam = validate1081;
-const schema396 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
-
-function validate1081(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCodeCodeParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
-errors = vErrors.length;
-}
-validate1081.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCodeResult = validate1083;
-const schema397 = {"type":"null","$id":"validateAnvilSetCodeResult"};
-
-function validate1083(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCodeResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1083.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1083.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCoinbaseAddressParam = validate1084;
-const schema398 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
-
-function validate1084(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCoinbaseAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1084.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetCoinbaseResult = validate1086;
-const schema399 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
-
-function validate1086(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetCoinbaseResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1086.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1086.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetIntervalMiningSecondsParam = validate1087;
-const schema400 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
-
-function validate1087(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1087.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetIntervalMiningResult = validate1089;
-const schema401 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
-
-function validate1089(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetIntervalMiningResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1089.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1089.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetMinGasPriceGasPriceParam = validate1090;
-const schema402 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
-
-function validate1090(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1090.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetMinGasPriceResult = validate1092;
-const schema403 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
-
-function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetMinGasPriceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1092.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1092.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetNextBlockTimestampTimestampParam = validate1093;
-const schema404 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
-
-function validate1093(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1093.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetNextBlockTimestampResult = validate1095;
-const schema405 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
-
-function validate1095(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1095.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1095.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetNonceAddressParam = validate1096;
-const schema406 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
-
-function validate1096(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNonceAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1096.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetNonceNonceParam = validate1098;
-const schema407 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
-
-function validate1098(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNonceNonceParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1098.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetNonceResult = validate1100;
-const schema408 = {"type":"null","$id":"validateAnvilSetNonceResult"};
-
-function validate1100(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetNonceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1100.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1100.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetStorageAtAddressParam = validate1101;
-const schema409 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
-
-function validate1101(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetStorageAtAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1101.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetStorageAtSlotParam = validate1103;
-const schema410 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
-
-function validate1103(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetStorageAtSlotParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1103.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetStorageAtValueParam = validate1105;
-const schema411 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
-
-function validate1105(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetStorageAtValueParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
-errors = vErrors.length;
-}
-validate1105.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSetStorageAtResult = validate1107;
-const schema412 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
-
-function validate1107(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSetStorageAtResult" */;
-let vErrors = null;
-let errors = 0;
-if(typeof data !== "boolean"){
-validate1107.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
-}
-validate1107.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilSnapshotResult = validate1108;
-const schema413 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
-
-function validate1108(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilSnapshotResult" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
-errors = vErrors.length;
-}
-validate1108.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilStopImpersonatingAccountAddressParam = validate1110;
-const schema414 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
-
-function validate1110(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilStopImpersonatingAccountAddressParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-validate1110.errors = vErrors;
-return errors === 0;
-}
-
-export const validateAnvilStopImpersonatingAccountResult = validate1112;
-const schema415 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
-
-function validate1112(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateAnvilStopImpersonatingAccountResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1112.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1112.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmIncreaseTimeSecondsParam = validate1113;
-const schema416 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
-
-function validate1113(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmIncreaseTimeSecondsParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
-}
-validate1113.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmIncreaseTimeResult = validate1115;
-const schema417 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
-
-function validate1115(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmIncreaseTimeResult" */;
-let vErrors = null;
-let errors = 0;
-if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1115.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
-return false;
-}
-validate1115.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmMineOptionsParam = validate1116;
-const schema418 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
-const schema419 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
-
-function validate1117(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+export const validateAnvilMineDetailedOptionsParam = validate1063;
+const schema385 = {"$ref":"AnvilMineOptions.json","$id":"validateAnvilMineDetailedOptionsParam"};
+const schema386 = {"title":"AnvilMineOptions","description":"evm_mine's option: a timestamp for the (first) block, or an object with the timestamp and the number of blocks.","oneOf":[{"$ref":"TestQuantity.json"},{"type":"object","properties":{"timestamp":{"$ref":"TestQuantity.json"},"blocks":{"$ref":"TestQuantity.json"}},"additionalProperties":false}],"$id":"AnvilMineOptions.json"};
+
+function validate1064(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AnvilMineOptions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -21731,7 +20747,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1117.errors = vErrors;
+validate1064.errors = vErrors;
 return false;
 }
 else {
@@ -21745,118 +20761,1765 @@ vErrors = null;
 }
 }
 }
-validate1117.errors = vErrors;
+validate1064.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1116(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmMineOptionsParam" */;
+function validate1063(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilMineDetailedOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1117(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1117.errors : vErrors.concat(validate1117.errors);
+if(!(validate1064(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1064.errors : vErrors.concat(validate1064.errors);
 errors = vErrors.length;
 }
-validate1116.errors = vErrors;
+validate1063.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmMineResult = validate1122;
-const schema420 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
+export const validateAnvilMineDetailedResult = validate1069;
+const schema387 = {"type":"array","items":{"$ref":"AnvilMinedBlock.json"},"$id":"validateAnvilMineDetailedResult"};
+const schema388 = {"title":"AnvilMinedBlock","type":"object","description":"A block evm_mine_detailed mined: the Block as eth_getBlockByNumber gives it with full transactions, each an AnvilMinedTransaction.","properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"nonce":{"oneOf":[{"$ref":"bytes8.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"mixHash":{"oneOf":[{"$ref":"hash32.json"},{"type":"string","const":"0x","description":"Empty: an ECIP-1097 checkpoint block, which has no proof of work."}]},"sha3Uncles":{"$ref":"hash32.json"},"logsBloom":{"$ref":"bytes256.json"},"transactionsRoot":{"$ref":"hash32.json"},"stateRoot":{"$ref":"hash32.json"},"receiptsRoot":{"$ref":"hash32.json"},"miner":{"$ref":"address.json"},"difficulty":{"$ref":"uint.json"},"totalDifficulty":{"$ref":"uint.json"},"lastCheckpointNumber":{"$ref":"uint.json"},"extraData":{"$ref":"bytes.json"},"size":{"$ref":"uint.json"},"gasLimit":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"timestamp":{"$ref":"uint.json"},"checkpoint":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"Checkpoint.json"}]},"transactions":{"type":"array","items":{"$ref":"AnvilMinedTransaction.json"}},"uncles":{"type":"array","items":{"$ref":"hash32.json"}}},"required":["number","hash","parentHash","nonce","mixHash","sha3Uncles","logsBloom","transactionsRoot","stateRoot","receiptsRoot","miner","difficulty","totalDifficulty","extraData","size","gasLimit","gasUsed","timestamp","uncles"],"additionalProperties":false,"$id":"AnvilMinedBlock.json"};
+const schema389 = {"title":"AnvilMinedTransaction","type":"object","description":"A transaction of a block evm_mine_detailed mined: the Transaction with `output`, the bytes its top call returned (a revert's data when it failed), and `revertReason` when that data is an Error(string), as Anvil gives them.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"output":{"$ref":"bytes.json"},"revertReason":{"type":"string","description":"A failed transaction's Error(string) message, when its output is one."}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s","output"],"additionalProperties":false,"$id":"AnvilMinedTransaction.json"};
 
-function validate1122(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmMineResult" */;
+function validate1092(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AnvilMinedTransaction.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if(((((((((((((((((data.type === undefined) && (missing0 = "type")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.blockHash === undefined) && (missing0 = "blockHash"))) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.transactionIndex === undefined) && (missing0 = "transactionIndex"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.gasPrice === undefined) && (missing0 = "gasPrice"))) || ((data.gas === undefined) && (missing0 = "gas"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.v === undefined) && (missing0 = "v"))) || ((data.r === undefined) && (missing0 = "r"))) || ((data.s === undefined) && (missing0 = "s"))) || ((data.output === undefined) && (missing0 = "output"))){
+validate1092.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema389.properties, key0))){
+validate1092.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.type !== undefined){
+let data0 = data.type;
+const _errs2 = errors;
+if(typeof data0 !== "string"){
+validate1092.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+if(!((data0 === "0x0") || (data0 === "0x1"))){
+validate1092.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema389.properties.type.enum},message:"must be equal to one of the allowed values"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hash !== undefined){
+const _errs4 = errors;
+if(!(validate43(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nonce !== undefined){
+const _errs5 = errors;
+if(!(validate25(data.nonce, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1122.errors = vErrors;
-return errors === 0;
+var valid0 = _errs5 === errors;
 }
-
-export const validateEvmRevertIdParam = validate1124;
-const schema421 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
-
-function validate1124(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmRevertIdParam" */;
-let vErrors = null;
-let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockHash !== undefined){
+let data3 = data.blockHash;
+const _errs6 = errors;
+const _errs7 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs8 = errors;
+if(!(validate30(data3, {instancePath:instancePath+"/blockHash",parentData:data,parentDataProperty:"blockHash",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
-validate1124.errors = vErrors;
+var _valid0 = _errs8 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs9 = errors;
+if(!(validate43(data3, {instancePath:instancePath+"/blockHash",parentData:data,parentDataProperty:"blockHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs9 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err0 = {instancePath:instancePath+"/blockHash",schemaPath:"#/properties/blockHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+validate1092.errors = vErrors;
+return false;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs6 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.blockNumber !== undefined){
+let data4 = data.blockNumber;
+const _errs10 = errors;
+const _errs11 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs12 = errors;
+if(!(validate30(data4, {instancePath:instancePath+"/blockNumber",parentData:data,parentDataProperty:"blockNumber",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs12 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs13 = errors;
+if(!(validate25(data4, {instancePath:instancePath+"/blockNumber",parentData:data,parentDataProperty:"blockNumber",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs13 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err1 = {instancePath:instancePath+"/blockNumber",schemaPath:"#/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+validate1092.errors = vErrors;
+return false;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionIndex !== undefined){
+let data5 = data.transactionIndex;
+const _errs14 = errors;
+const _errs15 = errors;
+let valid3 = false;
+let passing2 = null;
+const _errs16 = errors;
+if(!(validate30(data5, {instancePath:instancePath+"/transactionIndex",parentData:data,parentDataProperty:"transactionIndex",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs16 === errors;
+if(_valid2){
+valid3 = true;
+passing2 = 0;
+}
+const _errs17 = errors;
+if(!(validate25(data5, {instancePath:instancePath+"/transactionIndex",parentData:data,parentDataProperty:"transactionIndex",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs17 === errors;
+if(_valid2 && valid3){
+valid3 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid3 = true;
+passing2 = 1;
+}
+}
+if(!valid3){
+const err2 = {instancePath:instancePath+"/transactionIndex",schemaPath:"#/properties/transactionIndex/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1092.errors = vErrors;
+return false;
+}
+else {
+errors = _errs15;
+if(vErrors !== null){
+if(_errs15){
+vErrors.length = _errs15;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs14 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.from !== undefined){
+const _errs18 = errors;
+if(!(validate22(data.from, {instancePath:instancePath+"/from",parentData:data,parentDataProperty:"from",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.to !== undefined){
+let data7 = data.to;
+const _errs19 = errors;
+const _errs20 = errors;
+let valid4 = false;
+let passing3 = null;
+const _errs21 = errors;
+if(!(validate30(data7, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs21 === errors;
+if(_valid3){
+valid4 = true;
+passing3 = 0;
+}
+const _errs22 = errors;
+if(!(validate22(data7, {instancePath:instancePath+"/to",parentData:data,parentDataProperty:"to",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var _valid3 = _errs22 === errors;
+if(_valid3 && valid4){
+valid4 = false;
+passing3 = [passing3, 1];
+}
+else {
+if(_valid3){
+valid4 = true;
+passing3 = 1;
+}
+}
+if(!valid4){
+const err3 = {instancePath:instancePath+"/to",schemaPath:"#/properties/to/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+validate1092.errors = vErrors;
+return false;
+}
+else {
+errors = _errs20;
+if(vErrors !== null){
+if(_errs20){
+vErrors.length = _errs20;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.value !== undefined){
+const _errs23 = errors;
+if(!(validate25(data.value, {instancePath:instancePath+"/value",parentData:data,parentDataProperty:"value",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasPrice !== undefined){
+const _errs24 = errors;
+if(!(validate25(data.gasPrice, {instancePath:instancePath+"/gasPrice",parentData:data,parentDataProperty:"gasPrice",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gas !== undefined){
+const _errs25 = errors;
+if(!(validate25(data.gas, {instancePath:instancePath+"/gas",parentData:data,parentDataProperty:"gas",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.input !== undefined){
+const _errs26 = errors;
+if(!(validate36(data.input, {instancePath:instancePath+"/input",parentData:data,parentDataProperty:"input",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.chainId !== undefined){
+const _errs27 = errors;
+if(!(validate25(data.chainId, {instancePath:instancePath+"/chainId",parentData:data,parentDataProperty:"chainId",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.accessList !== undefined){
+const _errs28 = errors;
+if(!(validate40(data.accessList, {instancePath:instancePath+"/accessList",parentData:data,parentDataProperty:"accessList",rootData}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.v !== undefined){
+const _errs29 = errors;
+if(!(validate25(data.v, {instancePath:instancePath+"/v",parentData:data,parentDataProperty:"v",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.r !== undefined){
+const _errs30 = errors;
+if(!(validate25(data.r, {instancePath:instancePath+"/r",parentData:data,parentDataProperty:"r",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs30 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.s !== undefined){
+const _errs31 = errors;
+if(!(validate25(data.s, {instancePath:instancePath+"/s",parentData:data,parentDataProperty:"s",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs31 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.yParity !== undefined){
+const _errs32 = errors;
+if(!(validate25(data.yParity, {instancePath:instancePath+"/yParity",parentData:data,parentDataProperty:"yParity",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs32 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.output !== undefined){
+const _errs33 = errors;
+if(!(validate36(data.output, {instancePath:instancePath+"/output",parentData:data,parentDataProperty:"output",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.revertReason !== undefined){
+const _errs34 = errors;
+if(typeof data.revertReason !== "string"){
+validate1092.errors = [{instancePath:instancePath+"/revertReason",schemaPath:"#/properties/revertReason/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs34 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1092.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1092.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmRevertResult = validate1126;
-const schema422 = {"type":"boolean","$id":"validateEvmRevertResult"};
 
-function validate1126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmRevertResult" */;
+function validate1070(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AnvilMinedBlock.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((((((((((((((data.number === undefined) && (missing0 = "number")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.nonce === undefined) && (missing0 = "nonce"))) || ((data.mixHash === undefined) && (missing0 = "mixHash"))) || ((data.sha3Uncles === undefined) && (missing0 = "sha3Uncles"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))) || ((data.transactionsRoot === undefined) && (missing0 = "transactionsRoot"))) || ((data.stateRoot === undefined) && (missing0 = "stateRoot"))) || ((data.receiptsRoot === undefined) && (missing0 = "receiptsRoot"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.difficulty === undefined) && (missing0 = "difficulty"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.extraData === undefined) && (missing0 = "extraData"))) || ((data.size === undefined) && (missing0 = "size"))) || ((data.gasLimit === undefined) && (missing0 = "gasLimit"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.uncles === undefined) && (missing0 = "uncles"))){
+validate1070.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+const _errs1 = errors;
+for(const key0 in data){
+if(!(func2.call(schema388.properties, key0))){
+validate1070.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+return false;
+break;
+}
+}
+if(_errs1 === errors){
+if(data.number !== undefined){
+const _errs2 = errors;
+if(!(validate25(data.number, {instancePath:instancePath+"/number",parentData:data,parentDataProperty:"number",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hash !== undefined){
+const _errs3 = errors;
+if(!(validate43(data.hash, {instancePath:instancePath+"/hash",parentData:data,parentDataProperty:"hash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs3 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.parentHash !== undefined){
+const _errs4 = errors;
+if(!(validate43(data.parentHash, {instancePath:instancePath+"/parentHash",parentData:data,parentDataProperty:"parentHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.nonce !== undefined){
+let data3 = data.nonce;
+const _errs5 = errors;
+const _errs6 = errors;
+let valid1 = false;
+let passing0 = null;
+const _errs7 = errors;
+if(!(validate158(data3, {instancePath:instancePath+"/nonce",parentData:data,parentDataProperty:"nonce",rootData}))){
+vErrors = vErrors === null ? validate158.errors : vErrors.concat(validate158.errors);
+errors = vErrors.length;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0){
+valid1 = true;
+passing0 = 0;
+}
+const _errs8 = errors;
+if(typeof data3 !== "string"){
+const err0 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if("0x" !== data3){
+const err1 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf/1/const",keyword:"const",params:{allowedValue: "0x"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+if(_valid0 && valid1){
+valid1 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid1 = true;
+passing0 = 1;
+}
+}
+if(!valid1){
+const err2 = {instancePath:instancePath+"/nonce",schemaPath:"#/properties/nonce/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1070.errors = vErrors;
+return false;
+}
+else {
+errors = _errs6;
+if(vErrors !== null){
+if(_errs6){
+vErrors.length = _errs6;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.mixHash !== undefined){
+let data4 = data.mixHash;
+const _errs10 = errors;
+const _errs11 = errors;
+let valid2 = false;
+let passing1 = null;
+const _errs12 = errors;
+if(!(validate43(data4, {instancePath:instancePath+"/mixHash",parentData:data,parentDataProperty:"mixHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs12 === errors;
+if(_valid1){
+valid2 = true;
+passing1 = 0;
+}
+const _errs13 = errors;
+if(typeof data4 !== "string"){
+const err3 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if("0x" !== data4){
+const err4 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf/1/const",keyword:"const",params:{allowedValue: "0x"},message:"must be equal to constant"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid1 = _errs13 === errors;
+if(_valid1 && valid2){
+valid2 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid2 = true;
+passing1 = 1;
+}
+}
+if(!valid2){
+const err5 = {instancePath:instancePath+"/mixHash",schemaPath:"#/properties/mixHash/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate1070.errors = vErrors;
+return false;
+}
+else {
+errors = _errs11;
+if(vErrors !== null){
+if(_errs11){
+vErrors.length = _errs11;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs10 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.sha3Uncles !== undefined){
+const _errs15 = errors;
+if(!(validate43(data.sha3Uncles, {instancePath:instancePath+"/sha3Uncles",parentData:data,parentDataProperty:"sha3Uncles",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.logsBloom !== undefined){
+const _errs16 = errors;
+if(!(validate162(data.logsBloom, {instancePath:instancePath+"/logsBloom",parentData:data,parentDataProperty:"logsBloom",rootData}))){
+vErrors = vErrors === null ? validate162.errors : vErrors.concat(validate162.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs16 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionsRoot !== undefined){
+const _errs17 = errors;
+if(!(validate43(data.transactionsRoot, {instancePath:instancePath+"/transactionsRoot",parentData:data,parentDataProperty:"transactionsRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs17 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.stateRoot !== undefined){
+const _errs18 = errors;
+if(!(validate43(data.stateRoot, {instancePath:instancePath+"/stateRoot",parentData:data,parentDataProperty:"stateRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs18 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.receiptsRoot !== undefined){
+const _errs19 = errors;
+if(!(validate43(data.receiptsRoot, {instancePath:instancePath+"/receiptsRoot",parentData:data,parentDataProperty:"receiptsRoot",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs19 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.miner !== undefined){
+const _errs20 = errors;
+if(!(validate22(data.miner, {instancePath:instancePath+"/miner",parentData:data,parentDataProperty:"miner",rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs20 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.difficulty !== undefined){
+const _errs21 = errors;
+if(!(validate25(data.difficulty, {instancePath:instancePath+"/difficulty",parentData:data,parentDataProperty:"difficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs21 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.totalDifficulty !== undefined){
+const _errs22 = errors;
+if(!(validate25(data.totalDifficulty, {instancePath:instancePath+"/totalDifficulty",parentData:data,parentDataProperty:"totalDifficulty",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs22 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.lastCheckpointNumber !== undefined){
+const _errs23 = errors;
+if(!(validate25(data.lastCheckpointNumber, {instancePath:instancePath+"/lastCheckpointNumber",parentData:data,parentDataProperty:"lastCheckpointNumber",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs23 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.extraData !== undefined){
+const _errs24 = errors;
+if(!(validate36(data.extraData, {instancePath:instancePath+"/extraData",parentData:data,parentDataProperty:"extraData",rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs24 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.size !== undefined){
+const _errs25 = errors;
+if(!(validate25(data.size, {instancePath:instancePath+"/size",parentData:data,parentDataProperty:"size",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs25 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasLimit !== undefined){
+const _errs26 = errors;
+if(!(validate25(data.gasLimit, {instancePath:instancePath+"/gasLimit",parentData:data,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs26 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.gasUsed !== undefined){
+const _errs27 = errors;
+if(!(validate25(data.gasUsed, {instancePath:instancePath+"/gasUsed",parentData:data,parentDataProperty:"gasUsed",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs27 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.timestamp !== undefined){
+const _errs28 = errors;
+if(!(validate25(data.timestamp, {instancePath:instancePath+"/timestamp",parentData:data,parentDataProperty:"timestamp",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs28 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.checkpoint !== undefined){
+let data19 = data.checkpoint;
+const _errs29 = errors;
+const _errs30 = errors;
+let valid3 = false;
+let passing2 = null;
+const _errs31 = errors;
+if(!(validate30(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs31 === errors;
+if(_valid2){
+valid3 = true;
+passing2 = 0;
+}
+const _errs32 = errors;
+if(!(validate177(data19, {instancePath:instancePath+"/checkpoint",parentData:data,parentDataProperty:"checkpoint",rootData}))){
+vErrors = vErrors === null ? validate177.errors : vErrors.concat(validate177.errors);
+errors = vErrors.length;
+}
+var _valid2 = _errs32 === errors;
+if(_valid2 && valid3){
+valid3 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid3 = true;
+passing2 = 1;
+}
+}
+if(!valid3){
+const err6 = {instancePath:instancePath+"/checkpoint",schemaPath:"#/properties/checkpoint/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+validate1070.errors = vErrors;
+return false;
+}
+else {
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid0 = _errs29 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactions !== undefined){
+let data20 = data.transactions;
+const _errs33 = errors;
+if(errors === _errs33){
+if(Array.isArray(data20)){
+var valid4 = true;
+const len0 = data20.length;
+for(let i0=0; i0<len0; i0++){
+const _errs35 = errors;
+if(!(validate1092(data20[i0], {instancePath:instancePath+"/transactions/" + i0,parentData:data20,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1092.errors : vErrors.concat(validate1092.errors);
+errors = vErrors.length;
+}
+var valid4 = _errs35 === errors;
+if(!valid4){
+break;
+}
+}
+}
+else {
+validate1070.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.uncles !== undefined){
+let data22 = data.uncles;
+const _errs36 = errors;
+if(errors === _errs36){
+if(Array.isArray(data22)){
+var valid5 = true;
+const len1 = data22.length;
+for(let i1=0; i1<len1; i1++){
+const _errs38 = errors;
+if(!(validate43(data22[i1], {instancePath:instancePath+"/uncles/" + i1,parentData:data22,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid5 = _errs38 === errors;
+if(!valid5){
+break;
+}
+}
+}
+else {
+validate1070.errors = [{instancePath:instancePath+"/uncles",schemaPath:"#/properties/uncles/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+var valid0 = _errs36 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1070.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1070.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1069(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilMineDetailedResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate1070(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1070.errors : vErrors.concat(validate1070.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate1069.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate1069.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilNodeInfoResult = validate1118;
+const schema390 = {"$ref":"AnvilNodeInfo.json","$id":"validateAnvilNodeInfoResult"};
+const schema391 = {"title":"AnvilNodeInfo","description":"The dev chain's head and settings, in Anvil's shape (hardFork is the ETC fork in force; transactionOrder is the pool's: gas price, then nonce).","type":"object","properties":{"currentBlockNumber":{"$ref":"uint.json"},"currentBlockTimestamp":{"type":"integer"},"currentBlockHash":{"$ref":"hash32.json"},"hardFork":{"type":"string"},"transactionOrder":{"type":"string"},"environment":{"type":"object","properties":{"chainId":{"type":"integer"},"gasLimit":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"}},"required":["chainId","gasLimit","gasPrice"]},"forkConfig":{"type":"object","properties":{"forkUrl":{"oneOf":[{"type":"string"},{"type":"null"}]},"forkBlockNumber":{"oneOf":[{"type":"integer"},{"type":"null"}]},"forkRetryBackoff":{"oneOf":[{"type":"integer"},{"type":"null"}]}}}},"required":["currentBlockNumber","currentBlockTimestamp","currentBlockHash","hardFork","transactionOrder","environment","forkConfig"],"$id":"AnvilNodeInfo.json"};
+
+function validate1119(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="AnvilNodeInfo.json" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+let missing0;
+if((((((((data.currentBlockNumber === undefined) && (missing0 = "currentBlockNumber")) || ((data.currentBlockTimestamp === undefined) && (missing0 = "currentBlockTimestamp"))) || ((data.currentBlockHash === undefined) && (missing0 = "currentBlockHash"))) || ((data.hardFork === undefined) && (missing0 = "hardFork"))) || ((data.transactionOrder === undefined) && (missing0 = "transactionOrder"))) || ((data.environment === undefined) && (missing0 = "environment"))) || ((data.forkConfig === undefined) && (missing0 = "forkConfig"))){
+validate1119.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+return false;
+}
+else {
+if(data.currentBlockNumber !== undefined){
+const _errs1 = errors;
+if(!(validate25(data.currentBlockNumber, {instancePath:instancePath+"/currentBlockNumber",parentData:data,parentDataProperty:"currentBlockNumber",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currentBlockTimestamp !== undefined){
+let data1 = data.currentBlockTimestamp;
+const _errs2 = errors;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+validate1119.errors = [{instancePath:instancePath+"/currentBlockTimestamp",schemaPath:"#/properties/currentBlockTimestamp/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid0 = _errs2 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.currentBlockHash !== undefined){
+const _errs4 = errors;
+if(!(validate43(data.currentBlockHash, {instancePath:instancePath+"/currentBlockHash",parentData:data,parentDataProperty:"currentBlockHash",rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs4 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.hardFork !== undefined){
+const _errs5 = errors;
+if(typeof data.hardFork !== "string"){
+validate1119.errors = [{instancePath:instancePath+"/hardFork",schemaPath:"#/properties/hardFork/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs5 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.transactionOrder !== undefined){
+const _errs7 = errors;
+if(typeof data.transactionOrder !== "string"){
+validate1119.errors = [{instancePath:instancePath+"/transactionOrder",schemaPath:"#/properties/transactionOrder/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs7 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.environment !== undefined){
+let data5 = data.environment;
+const _errs9 = errors;
+if(errors === _errs9){
+if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
+let missing1;
+if((((data5.chainId === undefined) && (missing1 = "chainId")) || ((data5.gasLimit === undefined) && (missing1 = "gasLimit"))) || ((data5.gasPrice === undefined) && (missing1 = "gasPrice"))){
+validate1119.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+return false;
+}
+else {
+if(data5.chainId !== undefined){
+let data6 = data5.chainId;
+const _errs11 = errors;
+if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
+validate1119.errors = [{instancePath:instancePath+"/environment/chainId",schemaPath:"#/properties/environment/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+var valid1 = _errs11 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.gasLimit !== undefined){
+const _errs13 = errors;
+if(!(validate25(data5.gasLimit, {instancePath:instancePath+"/environment/gasLimit",parentData:data5,parentDataProperty:"gasLimit",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs13 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data5.gasPrice !== undefined){
+const _errs14 = errors;
+if(!(validate25(data5.gasPrice, {instancePath:instancePath+"/environment/gasPrice",parentData:data5,parentDataProperty:"gasPrice",rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+var valid1 = _errs14 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+}
+}
+else {
+validate1119.errors = [{instancePath:instancePath+"/environment",schemaPath:"#/properties/environment/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs9 === errors;
+}
+else {
+var valid0 = true;
+}
+if(valid0){
+if(data.forkConfig !== undefined){
+let data9 = data.forkConfig;
+const _errs15 = errors;
+if(errors === _errs15){
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+if(data9.forkUrl !== undefined){
+let data10 = data9.forkUrl;
+const _errs17 = errors;
+const _errs18 = errors;
+let valid3 = false;
+let passing0 = null;
+const _errs19 = errors;
+if(typeof data10 !== "string"){
+const err0 = {instancePath:instancePath+"/forkConfig/forkUrl",schemaPath:"#/properties/forkConfig/properties/forkUrl/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs19 === errors;
+if(_valid0){
+valid3 = true;
+passing0 = 0;
+}
+const _errs21 = errors;
+if(data10 !== null){
+const err1 = {instancePath:instancePath+"/forkConfig/forkUrl",schemaPath:"#/properties/forkConfig/properties/forkUrl/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+if(_valid0 && valid3){
+valid3 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid3 = true;
+passing0 = 1;
+}
+}
+if(!valid3){
+const err2 = {instancePath:instancePath+"/forkConfig/forkUrl",schemaPath:"#/properties/forkConfig/properties/forkUrl/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1119.errors = vErrors;
+return false;
+}
+else {
+errors = _errs18;
+if(vErrors !== null){
+if(_errs18){
+vErrors.length = _errs18;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs17 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data9.forkBlockNumber !== undefined){
+let data11 = data9.forkBlockNumber;
+const _errs23 = errors;
+const _errs24 = errors;
+let valid4 = false;
+let passing1 = null;
+const _errs25 = errors;
+if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
+const err3 = {instancePath:instancePath+"/forkConfig/forkBlockNumber",schemaPath:"#/properties/forkConfig/properties/forkBlockNumber/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+var _valid1 = _errs25 === errors;
+if(_valid1){
+valid4 = true;
+passing1 = 0;
+}
+const _errs27 = errors;
+if(data11 !== null){
+const err4 = {instancePath:instancePath+"/forkConfig/forkBlockNumber",schemaPath:"#/properties/forkConfig/properties/forkBlockNumber/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+var _valid1 = _errs27 === errors;
+if(_valid1 && valid4){
+valid4 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid4 = true;
+passing1 = 1;
+}
+}
+if(!valid4){
+const err5 = {instancePath:instancePath+"/forkConfig/forkBlockNumber",schemaPath:"#/properties/forkConfig/properties/forkBlockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+validate1119.errors = vErrors;
+return false;
+}
+else {
+errors = _errs24;
+if(vErrors !== null){
+if(_errs24){
+vErrors.length = _errs24;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs23 === errors;
+}
+else {
+var valid2 = true;
+}
+if(valid2){
+if(data9.forkRetryBackoff !== undefined){
+let data12 = data9.forkRetryBackoff;
+const _errs29 = errors;
+const _errs30 = errors;
+let valid5 = false;
+let passing2 = null;
+const _errs31 = errors;
+if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
+const err6 = {instancePath:instancePath+"/forkConfig/forkRetryBackoff",schemaPath:"#/properties/forkConfig/properties/forkRetryBackoff/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid2 = _errs31 === errors;
+if(_valid2){
+valid5 = true;
+passing2 = 0;
+}
+const _errs33 = errors;
+if(data12 !== null){
+const err7 = {instancePath:instancePath+"/forkConfig/forkRetryBackoff",schemaPath:"#/properties/forkConfig/properties/forkRetryBackoff/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+var _valid2 = _errs33 === errors;
+if(_valid2 && valid5){
+valid5 = false;
+passing2 = [passing2, 1];
+}
+else {
+if(_valid2){
+valid5 = true;
+passing2 = 1;
+}
+}
+if(!valid5){
+const err8 = {instancePath:instancePath+"/forkConfig/forkRetryBackoff",schemaPath:"#/properties/forkConfig/properties/forkRetryBackoff/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+validate1119.errors = vErrors;
+return false;
+}
+else {
+errors = _errs30;
+if(vErrors !== null){
+if(_errs30){
+vErrors.length = _errs30;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid2 = _errs29 === errors;
+}
+else {
+var valid2 = true;
+}
+}
+}
+}
+else {
+validate1119.errors = [{instancePath:instancePath+"/forkConfig",schemaPath:"#/properties/forkConfig/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+var valid0 = _errs15 === errors;
+}
+else {
+var valid0 = true;
+}
+}
+}
+}
+}
+}
+}
+}
+}
+else {
+validate1119.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+validate1119.errors = vErrors;
+return errors === 0;
+}
+
+
+function validate1118(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilNodeInfoResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1119(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1119.errors : vErrors.concat(validate1119.errors);
+errors = vErrors.length;
+}
+validate1118.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilRemoveBlockTimestampIntervalResult = validate1125;
+const schema392 = {"type":"boolean","$id":"validateAnvilRemoveBlockTimestampIntervalResult"};
+
+function validate1125(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRemoveBlockTimestampIntervalResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1126.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1125.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1126.errors = vErrors;
+validate1125.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceAddressParam = validate1127;
-const schema423 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
+export const validateAnvilResetOptionsParam = validate1126;
+const schema393 = {"$ref":"AnvilResetOptions.json","$id":"validateAnvilResetOptionsParam"};
+const schema394 = {"title":"AnvilResetOptions","description":"anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5). null stands for a value left out (viem's reset() sends blockNumber null when none is given).","type":"object","properties":{"forking":{"type":"object","properties":{"jsonRpcUrl":{"oneOf":[{"type":"string"},{"type":"null"}]},"blockNumber":{"oneOf":[{"type":"integer","minimum":0},{"type":"string"},{"type":"null"}]}}}},"$id":"AnvilResetOptions.json"};
 
 function validate1127(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceAddressParam" */;
+/*# sourceURL="AnvilResetOptions.json" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
+if(errors === 0){
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.forking !== undefined){
+let data0 = data.forking;
+const _errs1 = errors;
+if(errors === _errs1){
+if(data0 && typeof data0 == "object" && !Array.isArray(data0)){
+if(data0.jsonRpcUrl !== undefined){
+let data1 = data0.jsonRpcUrl;
+const _errs3 = errors;
+const _errs4 = errors;
+let valid2 = false;
+let passing0 = null;
+const _errs5 = errors;
+if(typeof data1 !== "string"){
+const err0 = {instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/oneOf/0/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+var _valid0 = _errs5 === errors;
+if(_valid0){
+valid2 = true;
+passing0 = 0;
+}
+const _errs7 = errors;
+if(data1 !== null){
+const err1 = {instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/oneOf/1/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+var _valid0 = _errs7 === errors;
+if(_valid0 && valid2){
+valid2 = false;
+passing0 = [passing0, 1];
+}
+else {
+if(_valid0){
+valid2 = true;
+passing0 = 1;
+}
+}
+if(!valid2){
+const err2 = {instancePath:instancePath+"/forking/jsonRpcUrl",schemaPath:"#/properties/forking/properties/jsonRpcUrl/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+validate1127.errors = vErrors;
+return false;
+}
+else {
+errors = _errs4;
+if(vErrors !== null){
+if(_errs4){
+vErrors.length = _errs4;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs3 === errors;
+}
+else {
+var valid1 = true;
+}
+if(valid1){
+if(data0.blockNumber !== undefined){
+let data2 = data0.blockNumber;
+const _errs9 = errors;
+const _errs10 = errors;
+let valid3 = false;
+let passing1 = null;
+const _errs11 = errors;
+if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
+const err3 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf/0/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(errors === _errs11){
+if(typeof data2 == "number"){
+if(data2 < 0 || isNaN(data2)){
+const err4 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf/0/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+}
+var _valid1 = _errs11 === errors;
+if(_valid1){
+valid3 = true;
+passing1 = 0;
+}
+const _errs13 = errors;
+if(typeof data2 !== "string"){
+const err5 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf/1/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+var _valid1 = _errs13 === errors;
+if(_valid1 && valid3){
+valid3 = false;
+passing1 = [passing1, 1];
+}
+else {
+if(_valid1){
+valid3 = true;
+passing1 = 1;
+}
+const _errs15 = errors;
+if(data2 !== null){
+const err6 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf/2/type",keyword:"type",params:{type: "null"},message:"must be null"};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+var _valid1 = _errs15 === errors;
+if(_valid1 && valid3){
+valid3 = false;
+passing1 = [passing1, 2];
+}
+else {
+if(_valid1){
+valid3 = true;
+passing1 = 2;
+}
+}
+}
+if(!valid3){
+const err7 = {instancePath:instancePath+"/forking/blockNumber",schemaPath:"#/properties/forking/properties/blockNumber/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf"};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+validate1127.errors = vErrors;
+return false;
+}
+else {
+errors = _errs10;
+if(vErrors !== null){
+if(_errs10){
+vErrors.length = _errs10;
+}
+else {
+vErrors = null;
+}
+}
+}
+var valid1 = _errs9 === errors;
+}
+else {
+var valid1 = true;
+}
+}
+}
+else {
+validate1127.errors = [{instancePath:instancePath+"/forking",schemaPath:"#/properties/forking/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
+}
+}
+}
+else {
+validate1127.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+return false;
+}
 }
 validate1127.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceNonceParam = validate1129;
-const schema424 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
+
+function validate1126(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilResetOptionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1127(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1127.errors : vErrors.concat(validate1127.errors);
+errors = vErrors.length;
+}
+validate1126.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilResetResult = validate1129;
+const schema395 = {"type":"null","$id":"validateAnvilResetResult"};
 
 function validate1129(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
+/*# sourceURL="validateAnvilResetResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1129.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1129.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilRevertIdParam = validate1130;
+const schema396 = {"$ref":"TestQuantity.json","$id":"validateAnvilRevertIdParam"};
+
+function validate1130(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilRevertIdParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1129.errors = vErrors;
+validate1130.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAccountNonceResult = validate1131;
-const schema425 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
-
-function validate1131(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAccountNonceResult" */;
-let vErrors = null;
-let errors = 0;
-if(data !== null){
-validate1131.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
-return false;
-}
-validate1131.errors = vErrors;
-return errors === 0;
-}
-
-export const validateEvmSetAutomineEnabledParam = validate1132;
-const schema426 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
+export const validateAnvilRevertResult = validate1132;
+const schema397 = {"type":"boolean","$id":"validateAnvilRevertResult"};
 
 function validate1132(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
+/*# sourceURL="validateAnvilRevertResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
@@ -21867,56 +22530,56 @@ validate1132.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetAutomineResult = validate1133;
-const schema427 = {"type":"null","$id":"validateEvmSetAutomineResult"};
+export const validateAnvilSetAutomineEnabledParam = validate1133;
+const schema398 = {"type":"boolean","$id":"validateAnvilSetAutomineEnabledParam"};
 
 function validate1133(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetAutomineResult" */;
+/*# sourceURL="validateAnvilSetAutomineEnabledParam" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1133.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1133.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitGasLimitParam = validate1134;
-const schema428 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+export const validateAnvilSetAutomineResult = validate1134;
+const schema399 = {"type":"null","$id":"validateAnvilSetAutomineResult"};
 
 function validate1134(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+/*# sourceURL="validateAnvilSetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
-errors = vErrors.length;
+if(data !== null){
+validate1134.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
 }
 validate1134.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetBlockGasLimitResult = validate1136;
-const schema429 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
+export const validateAnvilSetBalanceAddressParam = validate1135;
+const schema400 = {"$ref":"address.json","$id":"validateAnvilSetBalanceAddressParam"};
 
-function validate1136(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
+function validate1135(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
-if(typeof data !== "boolean"){
-validate1136.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
-return false;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
 }
-validate1136.errors = vErrors;
+validate1135.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetIntervalMiningSecondsParam = validate1137;
-const schema430 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
+export const validateAnvilSetBalanceBalanceParam = validate1137;
+const schema401 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBalanceBalanceParam"};
 
 function validate1137(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
+/*# sourceURL="validateAnvilSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -21927,11 +22590,11 @@ validate1137.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetIntervalMiningResult = validate1139;
-const schema431 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
+export const validateAnvilSetBalanceResult = validate1139;
+const schema402 = {"type":"null","$id":"validateAnvilSetBalanceResult"};
 
 function validate1139(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetIntervalMiningResult" */;
+/*# sourceURL="validateAnvilSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
@@ -21942,11 +22605,11 @@ validate1139.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetNextBlockTimestampTimestampParam = validate1140;
-const schema432 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+export const validateAnvilSetBlockGasLimitGasLimitParam = validate1140;
+const schema403 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockGasLimitGasLimitParam"};
 
 function validate1140(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
+/*# sourceURL="validateAnvilSetBlockGasLimitGasLimitParam" */;
 let vErrors = null;
 let errors = 0;
 if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
@@ -21957,25 +22620,867 @@ validate1140.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSetNextBlockTimestampResult = validate1142;
-const schema433 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
+export const validateAnvilSetBlockGasLimitResult = validate1142;
+const schema404 = {"type":"boolean","$id":"validateAnvilSetBlockGasLimitResult"};
 
 function validate1142(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
-/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
+/*# sourceURL="validateAnvilSetBlockGasLimitResult" */;
 let vErrors = null;
 let errors = 0;
-if(data !== null){
-validate1142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+if(typeof data !== "boolean"){
+validate1142.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 validate1142.errors = vErrors;
 return errors === 0;
 }
 
-export const validateEvmSnapshotResult = validate1143;
-const schema434 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
+export const validateAnvilSetBlockTimestampIntervalIntervalParam = validate1143;
+const schema405 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetBlockTimestampIntervalIntervalParam"};
 
 function validate1143(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBlockTimestampIntervalIntervalParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1143.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetBlockTimestampIntervalResult = validate1145;
+const schema406 = {"type":"null","$id":"validateAnvilSetBlockTimestampIntervalResult"};
+
+function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetBlockTimestampIntervalResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1145.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCodeAddressParam = validate1146;
+const schema407 = {"$ref":"address.json","$id":"validateAnvilSetCodeAddressParam"};
+
+function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetCodeAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1146.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCodeCodeParam = validate1148;
+const schema408 = {"$ref":"bytes.json","$id":"validateAnvilSetCodeCodeParam"};
+
+function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetCodeCodeParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
+errors = vErrors.length;
+}
+validate1148.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCodeResult = validate1150;
+const schema409 = {"type":"null","$id":"validateAnvilSetCodeResult"};
+
+function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetCodeResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1150.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1150.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCoinbaseAddressParam = validate1151;
+const schema410 = {"$ref":"address.json","$id":"validateAnvilSetCoinbaseAddressParam"};
+
+function validate1151(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetCoinbaseAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1151.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetCoinbaseResult = validate1153;
+const schema411 = {"type":"null","$id":"validateAnvilSetCoinbaseResult"};
+
+function validate1153(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetCoinbaseResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1153.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1153.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetERC20AllowanceOwnerParam = validate1154;
+const schema412 = {"$ref":"address.json","$id":"validateAnvilSetERC20AllowanceOwnerParam"};
+
+function validate1154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetERC20AllowanceOwnerParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1154.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetERC20AllowanceSpenderParam = validate1156;
+const schema413 = {"$ref":"address.json","$id":"validateAnvilSetERC20AllowanceSpenderParam"};
+
+function validate1156(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetERC20AllowanceSpenderParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1156.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetERC20AllowanceTokenAddressParam = validate1158;
+const schema414 = {"$ref":"address.json","$id":"validateAnvilSetERC20AllowanceTokenAddressParam"};
+
+function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetERC20AllowanceTokenAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1158.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetERC20AllowanceAmountParam = validate1160;
+const schema415 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetERC20AllowanceAmountParam"};
+
+function validate1160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetERC20AllowanceAmountParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1160.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetERC20AllowanceResult = validate1162;
+const schema416 = {"type":"null","$id":"validateAnvilSetERC20AllowanceResult"};
+
+function validate1162(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetERC20AllowanceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1162.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1162.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetIntervalMiningSecondsParam = validate1163;
+const schema417 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetIntervalMiningSecondsParam"};
+
+function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetIntervalMiningSecondsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1163.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetIntervalMiningResult = validate1165;
+const schema418 = {"type":"null","$id":"validateAnvilSetIntervalMiningResult"};
+
+function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetIntervalMiningResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1165.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1165.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetLoggingEnabledEnabledParam = validate1166;
+const schema419 = {"type":"boolean","$id":"validateAnvilSetLoggingEnabledEnabledParam"};
+
+function validate1166(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetLoggingEnabledEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1166.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1166.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetLoggingEnabledResult = validate1167;
+const schema420 = {"type":"null","$id":"validateAnvilSetLoggingEnabledResult"};
+
+function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetLoggingEnabledResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1167.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetMinGasPriceGasPriceParam = validate1168;
+const schema421 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetMinGasPriceGasPriceParam"};
+
+function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetMinGasPriceGasPriceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1168.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetMinGasPriceResult = validate1170;
+const schema422 = {"type":"null","$id":"validateAnvilSetMinGasPriceResult"};
+
+function validate1170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetMinGasPriceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1170.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNextBlockBaseFeePerGasBaseFeePerGasParam = validate1171;
+const schema423 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockBaseFeePerGasBaseFeePerGasParam"};
+
+function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockBaseFeePerGasBaseFeePerGasParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1171.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNextBlockBaseFeePerGasResult = validate1173;
+const schema424 = {"type":"null","$id":"validateAnvilSetNextBlockBaseFeePerGasResult"};
+
+function validate1173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockBaseFeePerGasResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1173.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1173.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNextBlockTimestampTimestampParam = validate1174;
+const schema425 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNextBlockTimestampTimestampParam"};
+
+function validate1174(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1174.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNextBlockTimestampResult = validate1176;
+const schema426 = {"type":"null","$id":"validateAnvilSetNextBlockTimestampResult"};
+
+function validate1176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNextBlockTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1176.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1176.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNonceAddressParam = validate1177;
+const schema427 = {"$ref":"address.json","$id":"validateAnvilSetNonceAddressParam"};
+
+function validate1177(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNonceAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1177.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNonceNonceParam = validate1179;
+const schema428 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetNonceNonceParam"};
+
+function validate1179(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNonceNonceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1179.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetNonceResult = validate1181;
+const schema429 = {"type":"null","$id":"validateAnvilSetNonceResult"};
+
+function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetNonceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1181.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1181.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetRpcUrlUrlParam = validate1182;
+const schema430 = {"type":"string","$id":"validateAnvilSetRpcUrlUrlParam"};
+
+function validate1182(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetRpcUrlUrlParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "string"){
+validate1182.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+validate1182.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetRpcUrlResult = validate1183;
+const schema431 = {"type":"null","$id":"validateAnvilSetRpcUrlResult"};
+
+function validate1183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetRpcUrlResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1183.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetStorageAtAddressParam = validate1184;
+const schema432 = {"$ref":"address.json","$id":"validateAnvilSetStorageAtAddressParam"};
+
+function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetStorageAtAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1184.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetStorageAtSlotParam = validate1186;
+const schema433 = {"$ref":"TestQuantity.json","$id":"validateAnvilSetStorageAtSlotParam"};
+
+function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetStorageAtSlotParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1186.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetStorageAtValueParam = validate1188;
+const schema434 = {"$ref":"bytes32.json","$id":"validateAnvilSetStorageAtValueParam"};
+
+function validate1188(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetStorageAtValueParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
+errors = vErrors.length;
+}
+validate1188.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSetStorageAtResult = validate1190;
+const schema435 = {"type":"boolean","$id":"validateAnvilSetStorageAtResult"};
+
+function validate1190(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSetStorageAtResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1190.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1190.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilSnapshotResult = validate1191;
+const schema436 = {"$ref":"uint.json","$id":"validateAnvilSnapshotResult"};
+
+function validate1191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilSnapshotResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+validate1191.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilStopImpersonatingAccountAddressParam = validate1193;
+const schema437 = {"$ref":"address.json","$id":"validateAnvilStopImpersonatingAccountAddressParam"};
+
+function validate1193(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilStopImpersonatingAccountAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1193.errors = vErrors;
+return errors === 0;
+}
+
+export const validateAnvilStopImpersonatingAccountResult = validate1195;
+const schema438 = {"type":"null","$id":"validateAnvilStopImpersonatingAccountResult"};
+
+function validate1195(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateAnvilStopImpersonatingAccountResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1195.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1195.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSendUnsignedTransactionTransactionParam = validate1196;
+const schema439 = {"$ref":"TransactionRequest.json","$id":"validateEthSendUnsignedTransactionTransactionParam"};
+
+function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSendUnsignedTransactionTransactionParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate456(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate456.errors : vErrors.concat(validate456.errors);
+errors = vErrors.length;
+}
+validate1196.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEthSendUnsignedTransactionResult = validate1198;
+const schema440 = {"$ref":"hash32.json","$id":"validateEthSendUnsignedTransactionResult"};
+
+function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEthSendUnsignedTransactionResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+errors = vErrors.length;
+}
+validate1198.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmIncreaseTimeSecondsParam = validate1200;
+const schema441 = {"$ref":"TestQuantity.json","$id":"validateEvmIncreaseTimeSecondsParam"};
+
+function validate1200(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmIncreaseTimeSecondsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1200.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmIncreaseTimeResult = validate1202;
+const schema442 = {"type":"integer","$id":"validateEvmIncreaseTimeResult"};
+
+function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmIncreaseTimeResult" */;
+let vErrors = null;
+let errors = 0;
+if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
+validate1202.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+return false;
+}
+validate1202.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmMineOptionsParam = validate1203;
+const schema443 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineOptionsParam"};
+
+function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmMineOptionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1064(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1064.errors : vErrors.concat(validate1064.errors);
+errors = vErrors.length;
+}
+validate1203.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmMineResult = validate1205;
+const schema444 = {"$ref":"uint.json","$id":"validateEvmMineResult"};
+
+function validate1205(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmMineResult" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+validate1205.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmMineDetailedOptionsParam = validate1207;
+const schema445 = {"$ref":"AnvilMineOptions.json","$id":"validateEvmMineDetailedOptionsParam"};
+
+function validate1207(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmMineDetailedOptionsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate1064(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1064.errors : vErrors.concat(validate1064.errors);
+errors = vErrors.length;
+}
+validate1207.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmMineDetailedResult = validate1209;
+const schema446 = {"type":"array","items":{"$ref":"AnvilMinedBlock.json"},"$id":"validateEvmMineDetailedResult"};
+
+function validate1209(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmMineDetailedResult" */;
+let vErrors = null;
+let errors = 0;
+if(errors === 0){
+if(Array.isArray(data)){
+var valid0 = true;
+const len0 = data.length;
+for(let i0=0; i0<len0; i0++){
+const _errs1 = errors;
+if(!(validate1070(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1070.errors : vErrors.concat(validate1070.errors);
+errors = vErrors.length;
+}
+var valid0 = _errs1 === errors;
+if(!valid0){
+break;
+}
+}
+}
+else {
+validate1209.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+return false;
+}
+}
+validate1209.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmRevertIdParam = validate1211;
+const schema447 = {"$ref":"TestQuantity.json","$id":"validateEvmRevertIdParam"};
+
+function validate1211(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmRevertIdParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1211.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmRevertResult = validate1213;
+const schema448 = {"type":"boolean","$id":"validateEvmRevertResult"};
+
+function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmRevertResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1213.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1213.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetAccountNonceAddressParam = validate1214;
+const schema449 = {"$ref":"address.json","$id":"validateEvmSetAccountNonceAddressParam"};
+
+function validate1214(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAccountNonceAddressParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+validate1214.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetAccountNonceNonceParam = validate1216;
+const schema450 = {"$ref":"TestQuantity.json","$id":"validateEvmSetAccountNonceNonceParam"};
+
+function validate1216(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAccountNonceNonceParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1216.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetAccountNonceResult = validate1218;
+const schema451 = {"type":"null","$id":"validateEvmSetAccountNonceResult"};
+
+function validate1218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAccountNonceResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1218.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetAutomineEnabledParam = validate1219;
+const schema452 = {"type":"boolean","$id":"validateEvmSetAutomineEnabledParam"};
+
+function validate1219(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAutomineEnabledParam" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1219.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1219.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetAutomineResult = validate1220;
+const schema453 = {"type":"null","$id":"validateEvmSetAutomineResult"};
+
+function validate1220(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetAutomineResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1220.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1220.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetBlockGasLimitGasLimitParam = validate1221;
+const schema454 = {"$ref":"TestQuantity.json","$id":"validateEvmSetBlockGasLimitGasLimitParam"};
+
+function validate1221(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitGasLimitParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1221.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetBlockGasLimitResult = validate1223;
+const schema455 = {"type":"boolean","$id":"validateEvmSetBlockGasLimitResult"};
+
+function validate1223(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetBlockGasLimitResult" */;
+let vErrors = null;
+let errors = 0;
+if(typeof data !== "boolean"){
+validate1223.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+return false;
+}
+validate1223.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetIntervalMiningSecondsParam = validate1224;
+const schema456 = {"$ref":"TestQuantity.json","$id":"validateEvmSetIntervalMiningSecondsParam"};
+
+function validate1224(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetIntervalMiningSecondsParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1224.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetIntervalMiningResult = validate1226;
+const schema457 = {"type":"null","$id":"validateEvmSetIntervalMiningResult"};
+
+function validate1226(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetIntervalMiningResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1226.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1226.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetNextBlockTimestampTimestampParam = validate1227;
+const schema458 = {"$ref":"TestQuantity.json","$id":"validateEvmSetNextBlockTimestampTimestampParam"};
+
+function validate1227(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampTimestampParam" */;
+let vErrors = null;
+let errors = 0;
+if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
+errors = vErrors.length;
+}
+validate1227.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSetNextBlockTimestampResult = validate1229;
+const schema459 = {"type":"null","$id":"validateEvmSetNextBlockTimestampResult"};
+
+function validate1229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+/*# sourceURL="validateEvmSetNextBlockTimestampResult" */;
+let vErrors = null;
+let errors = 0;
+if(data !== null){
+validate1229.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+return false;
+}
+validate1229.errors = vErrors;
+return errors === 0;
+}
+
+export const validateEvmSnapshotResult = validate1230;
+const schema460 = {"$ref":"uint.json","$id":"validateEvmSnapshotResult"};
+
+function validate1230(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateEvmSnapshotResult" */;
 let vErrors = null;
 let errors = 0;
@@ -21983,59 +23488,59 @@ if(!(validate25(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
 errors = vErrors.length;
 }
-validate1143.errors = vErrors;
+validate1230.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatAutoImpersonateAccountEnabledParam = validate1145;
-const schema435 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
+export const validateHardhatAutoImpersonateAccountEnabledParam = validate1232;
+const schema461 = {"type":"boolean","$id":"validateHardhatAutoImpersonateAccountEnabledParam"};
 
-function validate1145(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatAutoImpersonateAccountEnabledParam" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1145.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1145.errors = vErrors;
+validate1232.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatAutoImpersonateAccountResult = validate1146;
-const schema436 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
+export const validateHardhatAutoImpersonateAccountResult = validate1233;
+const schema462 = {"type":"null","$id":"validateHardhatAutoImpersonateAccountResult"};
 
-function validate1146(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1233(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatAutoImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1146.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1233.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1146.errors = vErrors;
+validate1233.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropAllTransactionsResult = validate1147;
-const schema437 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
+export const validateHardhatDropAllTransactionsResult = validate1234;
+const schema463 = {"type":"null","$id":"validateHardhatDropAllTransactionsResult"};
 
-function validate1147(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropAllTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1147.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1234.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1147.errors = vErrors;
+validate1234.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionHashParam = validate1148;
-const schema438 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
+export const validateHardhatDropTransactionHashParam = validate1235;
+const schema464 = {"$ref":"hash32.json","$id":"validateHardhatDropTransactionHashParam"};
 
-function validate1148(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22043,14 +23548,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1148.errors = vErrors;
+validate1235.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDropTransactionResult = validate1150;
-const schema439 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
+export const validateHardhatDropTransactionResult = validate1237;
+const schema465 = {"oneOf":[{"$ref":"hash32.json"},{"type":"null"}],"$id":"validateHardhatDropTransactionResult"};
 
-function validate1150(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDropTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22098,7 +23603,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1150.errors = vErrors;
+validate1237.errors = vErrors;
 return false;
 }
 else {
@@ -22112,14 +23617,14 @@ vErrors = null;
 }
 }
 }
-validate1150.errors = vErrors;
+validate1237.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatDumpStateResult = validate1152;
-const schema440 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
+export const validateHardhatDumpStateResult = validate1239;
+const schema466 = {"$ref":"bytes.json","$id":"validateHardhatDumpStateResult"};
 
-function validate1152(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1239(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatDumpStateResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22127,29 +23632,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1152.errors = vErrors;
+validate1239.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatGetAutomineResult = validate1154;
-const schema441 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
+export const validateHardhatGetAutomineResult = validate1241;
+const schema467 = {"type":"boolean","$id":"validateHardhatGetAutomineResult"};
 
-function validate1154(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatGetAutomineResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1154.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1154.errors = vErrors;
+validate1241.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatImpersonateAccountAddressParam = validate1155;
-const schema442 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
+export const validateHardhatImpersonateAccountAddressParam = validate1242;
+const schema468 = {"$ref":"address.json","$id":"validateHardhatImpersonateAccountAddressParam"};
 
-function validate1155(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatImpersonateAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22157,29 +23662,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1155.errors = vErrors;
+validate1242.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatImpersonateAccountResult = validate1157;
-const schema443 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
+export const validateHardhatImpersonateAccountResult = validate1244;
+const schema469 = {"type":"null","$id":"validateHardhatImpersonateAccountResult"};
 
-function validate1157(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1244(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatImpersonateAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1157.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1244.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1157.errors = vErrors;
+validate1244.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateStateParam = validate1158;
-const schema444 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
+export const validateHardhatLoadStateStateParam = validate1245;
+const schema470 = {"$ref":"bytes.json","$id":"validateHardhatLoadStateStateParam"};
 
-function validate1158(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatLoadStateStateParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22187,44 +23692,44 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1158.errors = vErrors;
+validate1245.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatLoadStateResult = validate1160;
-const schema445 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
+export const validateHardhatLoadStateResult = validate1247;
+const schema471 = {"type":"boolean","$id":"validateHardhatLoadStateResult"};
 
-function validate1160(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1247(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatLoadStateResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1160.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1247.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1160.errors = vErrors;
+validate1247.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMetadataResult = validate1161;
-const schema446 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
+export const validateHardhatMetadataResult = validate1248;
+const schema472 = {"$ref":"AnvilMetadata.json","$id":"validateHardhatMetadataResult"};
 
-function validate1161(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMetadataResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1041(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1041.errors : vErrors.concat(validate1041.errors);
+if(!(validate1053(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1053.errors : vErrors.concat(validate1053.errors);
 errors = vErrors.length;
 }
-validate1161.errors = vErrors;
+validate1248.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineCountParam = validate1163;
-const schema447 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
+export const validateHardhatMineCountParam = validate1250;
+const schema473 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineCountParam"};
 
-function validate1163(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineCountParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22232,14 +23737,14 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1163.errors = vErrors;
+validate1250.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineIntervalParam = validate1165;
-const schema448 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
+export const validateHardhatMineIntervalParam = validate1252;
+const schema474 = {"$ref":"TestQuantity.json","$id":"validateHardhatMineIntervalParam"};
 
-function validate1165(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1252(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineIntervalParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22247,59 +23752,59 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1165.errors = vErrors;
+validate1252.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatMineResult = validate1167;
-const schema449 = {"type":"null","$id":"validateHardhatMineResult"};
+export const validateHardhatMineResult = validate1254;
+const schema475 = {"type":"null","$id":"validateHardhatMineResult"};
 
-function validate1167(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1254(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatMineResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1167.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1254.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1167.errors = vErrors;
+validate1254.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetOptionsParam = validate1168;
-const schema450 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
+export const validateHardhatResetOptionsParam = validate1255;
+const schema476 = {"$ref":"AnvilResetOptions.json","$id":"validateHardhatResetOptionsParam"};
 
-function validate1168(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatResetOptionsParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1060(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1060.errors : vErrors.concat(validate1060.errors);
+if(!(validate1127(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1127.errors : vErrors.concat(validate1127.errors);
 errors = vErrors.length;
 }
-validate1168.errors = vErrors;
+validate1255.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatResetResult = validate1170;
-const schema451 = {"type":"null","$id":"validateHardhatResetResult"};
+export const validateHardhatResetResult = validate1257;
+const schema477 = {"type":"null","$id":"validateHardhatResetResult"};
 
-function validate1170(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatResetResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1170.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1170.errors = vErrors;
+validate1257.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceAddressParam = validate1171;
-const schema452 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
+export const validateHardhatSetBalanceAddressParam = validate1258;
+const schema478 = {"$ref":"address.json","$id":"validateHardhatSetBalanceAddressParam"};
 
-function validate1171(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1258(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22307,14 +23812,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1171.errors = vErrors;
+validate1258.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceBalanceParam = validate1173;
-const schema453 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
+export const validateHardhatSetBalanceBalanceParam = validate1260;
+const schema479 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetBalanceBalanceParam"};
 
-function validate1173(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceBalanceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22322,29 +23827,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1173.errors = vErrors;
+validate1260.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetBalanceResult = validate1175;
-const schema454 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
+export const validateHardhatSetBalanceResult = validate1262;
+const schema480 = {"type":"null","$id":"validateHardhatSetBalanceResult"};
 
-function validate1175(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1262(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetBalanceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1175.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1262.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1175.errors = vErrors;
+validate1262.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeAddressParam = validate1176;
-const schema455 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
+export const validateHardhatSetCodeAddressParam = validate1263;
+const schema481 = {"$ref":"address.json","$id":"validateHardhatSetCodeAddressParam"};
 
-function validate1176(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22352,14 +23857,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1176.errors = vErrors;
+validate1263.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeCodeParam = validate1178;
-const schema456 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
+export const validateHardhatSetCodeCodeParam = validate1265;
+const schema482 = {"$ref":"bytes.json","$id":"validateHardhatSetCodeCodeParam"};
 
-function validate1178(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1265(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeCodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22367,29 +23872,29 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1178.errors = vErrors;
+validate1265.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCodeResult = validate1180;
-const schema457 = {"type":"null","$id":"validateHardhatSetCodeResult"};
+export const validateHardhatSetCodeResult = validate1267;
+const schema483 = {"type":"null","$id":"validateHardhatSetCodeResult"};
 
-function validate1180(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1180.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1180.errors = vErrors;
+validate1267.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCoinbaseAddressParam = validate1181;
-const schema458 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
+export const validateHardhatSetCoinbaseAddressParam = validate1268;
+const schema484 = {"$ref":"address.json","$id":"validateHardhatSetCoinbaseAddressParam"};
 
-function validate1181(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1268(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCoinbaseAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22397,29 +23902,29 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1181.errors = vErrors;
+validate1268.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetCoinbaseResult = validate1183;
-const schema459 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
+export const validateHardhatSetCoinbaseResult = validate1270;
+const schema485 = {"type":"null","$id":"validateHardhatSetCoinbaseResult"};
 
-function validate1183(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetCoinbaseResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1183.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1183.errors = vErrors;
+validate1270.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetMinGasPriceGasPriceParam = validate1184;
-const schema460 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
+export const validateHardhatSetMinGasPriceGasPriceParam = validate1271;
+const schema486 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetMinGasPriceGasPriceParam"};
 
-function validate1184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1271(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetMinGasPriceGasPriceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22427,29 +23932,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1184.errors = vErrors;
+validate1271.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetMinGasPriceResult = validate1186;
-const schema461 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
+export const validateHardhatSetMinGasPriceResult = validate1273;
+const schema487 = {"type":"null","$id":"validateHardhatSetMinGasPriceResult"};
 
-function validate1186(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1273(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetMinGasPriceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1186.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1273.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1186.errors = vErrors;
+validate1273.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceAddressParam = validate1187;
-const schema462 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
+export const validateHardhatSetNonceAddressParam = validate1274;
+const schema488 = {"$ref":"address.json","$id":"validateHardhatSetNonceAddressParam"};
 
-function validate1187(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22457,14 +23962,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1187.errors = vErrors;
+validate1274.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceNonceParam = validate1189;
-const schema463 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
+export const validateHardhatSetNonceNonceParam = validate1276;
+const schema489 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetNonceNonceParam"};
 
-function validate1189(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1276(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22472,29 +23977,29 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1189.errors = vErrors;
+validate1276.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetNonceResult = validate1191;
-const schema464 = {"type":"null","$id":"validateHardhatSetNonceResult"};
+export const validateHardhatSetNonceResult = validate1278;
+const schema490 = {"type":"null","$id":"validateHardhatSetNonceResult"};
 
-function validate1191(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetNonceResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1191.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1191.errors = vErrors;
+validate1278.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtAddressParam = validate1192;
-const schema465 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
+export const validateHardhatSetStorageAtAddressParam = validate1279;
+const schema491 = {"$ref":"address.json","$id":"validateHardhatSetStorageAtAddressParam"};
 
-function validate1192(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1279(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22502,14 +24007,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1192.errors = vErrors;
+validate1279.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtSlotParam = validate1194;
-const schema466 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
+export const validateHardhatSetStorageAtSlotParam = validate1281;
+const schema492 = {"$ref":"TestQuantity.json","$id":"validateHardhatSetStorageAtSlotParam"};
 
-function validate1194(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1281(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtSlotParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22517,14 +24022,14 @@ if(!(validate631(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate631.errors : vErrors.concat(validate631.errors);
 errors = vErrors.length;
 }
-validate1194.errors = vErrors;
+validate1281.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtValueParam = validate1196;
-const schema467 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
+export const validateHardhatSetStorageAtValueParam = validate1283;
+const schema493 = {"$ref":"bytes32.json","$id":"validateHardhatSetStorageAtValueParam"};
 
-function validate1196(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1283(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtValueParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22532,29 +24037,29 @@ if(!(validate90(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate90.errors : vErrors.concat(validate90.errors);
 errors = vErrors.length;
 }
-validate1196.errors = vErrors;
+validate1283.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatSetStorageAtResult = validate1198;
-const schema468 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
+export const validateHardhatSetStorageAtResult = validate1285;
+const schema494 = {"type":"boolean","$id":"validateHardhatSetStorageAtResult"};
 
-function validate1198(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1285(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatSetStorageAtResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1198.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1285.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1198.errors = vErrors;
+validate1285.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountAddressParam = validate1199;
-const schema469 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
+export const validateHardhatStopImpersonatingAccountAddressParam = validate1286;
+const schema495 = {"$ref":"address.json","$id":"validateHardhatStopImpersonatingAccountAddressParam"};
 
-function validate1199(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1286(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatStopImpersonatingAccountAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22562,30 +24067,30 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1199.errors = vErrors;
+validate1286.errors = vErrors;
 return errors === 0;
 }
 
-export const validateHardhatStopImpersonatingAccountResult = validate1201;
-const schema470 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
+export const validateHardhatStopImpersonatingAccountResult = validate1288;
+const schema496 = {"type":"null","$id":"validateHardhatStopImpersonatingAccountResult"};
 
-function validate1201(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1288(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateHardhatStopImpersonatingAccountResult" */;
 let vErrors = null;
 let errors = 0;
 if(data !== null){
-validate1201.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1288.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
-validate1201.errors = vErrors;
+validate1288.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallCallParam = validate1202;
-const schema471 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
-const schema472 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
+export const validateIeleCallCallParam = validate1289;
+const schema497 = {"$ref":"IeleCallRequest.json","$id":"validateIeleCallCallParam"};
+const schema498 = {"title":"IeleCallRequest","type":"object","description":"A call to the IELE virtual machine: give function (with its arguments) to call a contract, or contractCode to run creation code.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":[],"additionalProperties":false,"$id":"IeleCallRequest.json"};
 
-function validate1203(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1290(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22594,7 +24099,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "from") || (key0 === "to")) || (key0 === "gas")) || (key0 === "gasPrice")) || (key0 === "value")) || (key0 === "function")) || (key0 === "contractCode")) || (key0 === "arguments"))){
-validate1203.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1290.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22653,7 +24158,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1203.errors = vErrors;
+validate1290.errors = vErrors;
 return false;
 }
 else {
@@ -22712,7 +24217,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs10 = errors;
 if(typeof data.function !== "string"){
-validate1203.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1290.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -22753,7 +24258,7 @@ break;
 }
 }
 else {
-validate1203.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1290.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -22772,31 +24277,31 @@ var valid0 = true;
 }
 }
 else {
-validate1203.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1290.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1203.errors = vErrors;
+validate1290.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1202(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1289(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallCallParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1203(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1203.errors : vErrors.concat(validate1203.errors);
+if(!(validate1290(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1290.errors : vErrors.concat(validate1290.errors);
 errors = vErrors.length;
 }
-validate1202.errors = vErrors;
+validate1289.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallBlockParam = validate1213;
-const schema473 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
+export const validateIeleCallBlockParam = validate1300;
+const schema499 = {"$ref":"BlockNumberOrTagOrHash.json","$id":"validateIeleCallBlockParam"};
 
-function validate1213(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -22804,14 +24309,14 @@ if(!(validate69(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate69.errors : vErrors.concat(validate69.errors);
 errors = vErrors.length;
 }
-validate1213.errors = vErrors;
+validate1300.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleCallResult = validate1215;
-const schema474 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
+export const validateIeleCallResult = validate1302;
+const schema500 = {"type":"array","items":{"$ref":"bytes.json"},"$id":"validateIeleCallResult"};
 
-function validate1215(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleCallResult" */;
 let vErrors = null;
 let errors = 0;
@@ -22832,19 +24337,19 @@ break;
 }
 }
 else {
-validate1215.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1302.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1215.errors = vErrors;
+validate1302.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionTransactionParam = validate1217;
-const schema475 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
-const schema476 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
+export const validateIeleSendTransactionTransactionParam = validate1304;
+const schema501 = {"$ref":"IeleTransactionRequest.json","$id":"validateIeleSendTransactionTransactionParam"};
+const schema502 = {"title":"IeleTransactionRequest","type":"object","description":"An IELE transaction for the node to sign with an unlocked account: give function (with its arguments) or contractCode. Absent gas, gasPrice and nonce are filled in as for eth_sendTransaction.","properties":{"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"gas":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"value":{"$ref":"uint.json"},"nonce":{"$ref":"uint.json"},"function":{"type":"string"},"contractCode":{"$ref":"bytes.json"},"arguments":{"type":"array","items":{"$ref":"bytes.json"}}},"required":["from"],"additionalProperties":false,"$id":"IeleTransactionRequest.json"};
 
-function validate1218(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="IeleTransactionRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -22852,14 +24357,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.from === undefined) && (missing0 = "from")){
-validate1218.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1305.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema476.properties, key0))){
-validate1218.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema502.properties, key0))){
+validate1305.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -22918,7 +24423,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1218.errors = vErrors;
+validate1305.errors = vErrors;
 return false;
 }
 else {
@@ -22989,7 +24494,7 @@ if(valid0){
 if(data.function !== undefined){
 const _errs11 = errors;
 if(typeof data.function !== "string"){
-validate1218.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1305.errors = [{instancePath:instancePath+"/function",schemaPath:"#/properties/function/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs11 === errors;
@@ -23030,7 +24535,7 @@ break;
 }
 }
 else {
-validate1218.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1305.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23051,31 +24556,31 @@ var valid0 = true;
 }
 }
 else {
-validate1218.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1305.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1218.errors = vErrors;
+validate1305.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1217(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1304(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionTransactionParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1218(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1218.errors : vErrors.concat(validate1218.errors);
+if(!(validate1305(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1305.errors : vErrors.concat(validate1305.errors);
 errors = vErrors.length;
 }
-validate1217.errors = vErrors;
+validate1304.errors = vErrors;
 return errors === 0;
 }
 
-export const validateIeleSendTransactionResult = validate1229;
-const schema477 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
+export const validateIeleSendTransactionResult = validate1316;
+const schema503 = {"$ref":"hash32.json","$id":"validateIeleSendTransactionResult"};
 
-function validate1229(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateIeleSendTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -23083,15 +24588,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1229.errors = vErrors;
+validate1316.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeRequestParam = validate1231;
-const schema478 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
-const schema479 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
+export const validateMcpInitializeRequestParam = validate1318;
+const schema504 = {"$ref":"McpInitializeRequest.json","$id":"validateMcpInitializeRequestParam"};
+const schema505 = {"title":"McpInitializeRequest","type":"object","description":"An MCP initialize request object (optional; its content is only informative: the server always answers with the one protocol version it speaks).","properties":{"protocolVersion":{"type":"string"},"capabilities":{"type":"object"},"clientInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name"],"additionalProperties":true}},"required":[],"additionalProperties":true,"$id":"McpInitializeRequest.json"};
 
-function validate1232(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1319(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23100,7 +24605,7 @@ if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.protocolVersion !== undefined){
 const _errs2 = errors;
 if(typeof data.protocolVersion !== "string"){
-validate1232.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1319.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23113,7 +24618,7 @@ if(data.capabilities !== undefined){
 let data1 = data.capabilities;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1232.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1319.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23129,14 +24634,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing0;
 if((data2.name === undefined) && (missing0 = "name")){
-validate1232.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1319.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data2.name !== undefined){
 const _errs9 = errors;
 if(typeof data2.name !== "string"){
-validate1232.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1319.errors = [{instancePath:instancePath+"/clientInfo/name",schemaPath:"#/properties/clientInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -23148,7 +24653,7 @@ if(valid1){
 if(data2.version !== undefined){
 const _errs11 = errors;
 if(typeof data2.version !== "string"){
-validate1232.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1319.errors = [{instancePath:instancePath+"/clientInfo/version",schemaPath:"#/properties/clientInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -23160,7 +24665,7 @@ var valid1 = true;
 }
 }
 else {
-validate1232.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1319.errors = [{instancePath:instancePath+"/clientInfo",schemaPath:"#/properties/clientInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23173,32 +24678,32 @@ var valid0 = true;
 }
 }
 else {
-validate1232.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1319.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1232.errors = vErrors;
+validate1319.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1231(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1318(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1232(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1232.errors : vErrors.concat(validate1232.errors);
+if(!(validate1319(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1319.errors : vErrors.concat(validate1319.errors);
 errors = vErrors.length;
 }
-validate1231.errors = vErrors;
+validate1318.errors = vErrors;
 return errors === 0;
 }
 
-export const validateMcpInitializeResult = validate1234;
-const schema480 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
-const schema481 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
+export const validateMcpInitializeResult = validate1321;
+const schema506 = {"$ref":"McpInitializeResult.json","$id":"validateMcpInitializeResult"};
+const schema507 = {"title":"McpInitializeResult","type":"object","description":"The server's MCP identity: protocol version 2024-11-05 and the three capabilities it offers (tools, resources, prompts; no list-change notifications, no subscriptions).","properties":{"protocolVersion":{"type":"string","const":"2024-11-05"},"capabilities":{"type":"object","properties":{"tools":{"type":"object"},"resources":{"type":"object"},"prompts":{"type":"object"}},"required":["tools","resources","prompts"],"additionalProperties":false},"serverInfo":{"type":"object","properties":{"name":{"type":"string"},"version":{"type":"string"}},"required":["name","version"],"additionalProperties":false},"instructions":{"type":"string","description":"How to use this server, for the model."}},"required":["protocolVersion","capabilities","serverInfo"],"additionalProperties":false,"$id":"McpInitializeResult.json"};
 
-function validate1235(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpInitializeResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23206,14 +24711,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.protocolVersion === undefined) && (missing0 = "protocolVersion")) || ((data.capabilities === undefined) && (missing0 = "capabilities"))) || ((data.serverInfo === undefined) && (missing0 = "serverInfo"))){
-validate1235.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1322.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "protocolVersion") || (key0 === "capabilities")) || (key0 === "serverInfo")) || (key0 === "instructions"))){
-validate1235.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1322.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23223,11 +24728,11 @@ if(data.protocolVersion !== undefined){
 let data0 = data.protocolVersion;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1322.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("2024-11-05" !== data0){
-validate1235.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
+validate1322.errors = [{instancePath:instancePath+"/protocolVersion",schemaPath:"#/properties/protocolVersion/const",keyword:"const",params:{allowedValue: "2024-11-05"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23243,14 +24748,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.tools === undefined) && (missing1 = "tools")) || ((data1.resources === undefined) && (missing1 = "resources"))) || ((data1.prompts === undefined) && (missing1 = "prompts"))){
-validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1322.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "tools") || (key1 === "resources")) || (key1 === "prompts"))){
-validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1322.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23260,7 +24765,7 @@ if(data1.tools !== undefined){
 let data2 = data1.tools;
 const _errs7 = errors;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-validate1235.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -23273,7 +24778,7 @@ if(data1.resources !== undefined){
 let data3 = data1.resources;
 const _errs9 = errors;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-validate1235.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -23286,7 +24791,7 @@ if(data1.prompts !== undefined){
 let data4 = data1.prompts;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1235.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -23300,7 +24805,7 @@ var valid1 = true;
 }
 }
 else {
-validate1235.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23317,14 +24822,14 @@ if(errors === _errs13){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing2;
 if(((data5.name === undefined) && (missing2 = "name")) || ((data5.version === undefined) && (missing2 = "version"))){
-validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1322.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs15 = errors;
 for(const key2 in data5){
 if(!((key2 === "name") || (key2 === "version"))){
-validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1322.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23333,7 +24838,7 @@ if(_errs15 === errors){
 if(data5.name !== undefined){
 const _errs16 = errors;
 if(typeof data5.name !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1322.errors = [{instancePath:instancePath+"/serverInfo/name",schemaPath:"#/properties/serverInfo/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs16 === errors;
@@ -23345,7 +24850,7 @@ if(valid2){
 if(data5.version !== undefined){
 const _errs18 = errors;
 if(typeof data5.version !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1322.errors = [{instancePath:instancePath+"/serverInfo/version",schemaPath:"#/properties/serverInfo/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs18 === errors;
@@ -23358,7 +24863,7 @@ var valid2 = true;
 }
 }
 else {
-validate1235.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath:instancePath+"/serverInfo",schemaPath:"#/properties/serverInfo/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23371,7 +24876,7 @@ if(valid0){
 if(data.instructions !== undefined){
 const _errs20 = errors;
 if(typeof data.instructions !== "string"){
-validate1235.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1322.errors = [{instancePath:instancePath+"/instructions",schemaPath:"#/properties/instructions/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -23386,32 +24891,32 @@ var valid0 = true;
 }
 }
 else {
-validate1235.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1235.errors = vErrors;
+validate1322.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1234(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateMcpInitializeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1235(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1235.errors : vErrors.concat(validate1235.errors);
+if(!(validate1322(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1322.errors : vErrors.concat(validate1322.errors);
 errors = vErrors.length;
 }
-validate1234.errors = vErrors;
+validate1321.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetRequestParam = validate1237;
-const schema482 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
-const schema483 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
+export const validatePromptsGetRequestParam = validate1324;
+const schema508 = {"$ref":"McpPromptGetRequest.json","$id":"validatePromptsGetRequestParam"};
+const schema509 = {"title":"McpPromptGetRequest","type":"object","description":"An object naming the prompt to render, e.g. {\"name\": \"mcp_node_health_check\"} (arguments optional, string values).","properties":{"name":{"type":"string"},"arguments":{"type":"object","additionalProperties":{"type":"string"}}},"required":["name"],"additionalProperties":true,"$id":"McpPromptGetRequest.json"};
 
-function validate1238(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1325(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23419,14 +24924,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1238.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1325.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1238.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1325.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23443,7 +24948,7 @@ if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 for(const key0 in data1){
 const _errs7 = errors;
 if(typeof data1[key0] !== "string"){
-validate1238.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1325.errors = [{instancePath:instancePath+"/arguments/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/arguments/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -23453,7 +24958,7 @@ break;
 }
 }
 else {
-validate1238.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1325.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23466,33 +24971,33 @@ var valid0 = true;
 }
 }
 else {
-validate1238.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1325.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1238.errors = vErrors;
+validate1325.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1237(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1324(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1238(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1238.errors : vErrors.concat(validate1238.errors);
+if(!(validate1325(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1325.errors : vErrors.concat(validate1325.errors);
 errors = vErrors.length;
 }
-validate1237.errors = vErrors;
+validate1324.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsGetResult = validate1240;
-const schema484 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
-const schema485 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
-const schema486 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
+export const validatePromptsGetResult = validate1327;
+const schema510 = {"$ref":"McpPromptGetResult.json","$id":"validatePromptsGetResult"};
+const schema511 = {"title":"McpPromptGetResult","type":"object","description":"The rendered prompt: a description and the messages to hand to the model.","properties":{"description":{"type":"string"},"messages":{"type":"array","items":{"type":"object","properties":{"role":{"type":"string","enum":["user","assistant"]},"content":{"$ref":"McpTextContent.json"}},"required":["role","content"],"additionalProperties":false}}},"required":["description","messages"],"additionalProperties":false,"$id":"McpPromptGetResult.json"};
+const schema512 = {"title":"McpTextContent","type":"object","description":"MCP text content.","properties":{"type":{"type":"string","const":"text"},"text":{"type":"string"}},"required":["type","text"],"additionalProperties":false,"$id":"McpTextContent.json"};
 
-function validate1242(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1329(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTextContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23500,14 +25005,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.type === undefined) && (missing0 = "type")) || ((data.text === undefined) && (missing0 = "text"))){
-validate1242.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1329.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "type") || (key0 === "text"))){
-validate1242.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1329.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23517,11 +25022,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1242.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1329.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("text" !== data0){
-validate1242.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
+validate1329.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/const",keyword:"const",params:{allowedValue: "text"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23533,7 +25038,7 @@ if(valid0){
 if(data.text !== undefined){
 const _errs4 = errors;
 if(typeof data.text !== "string"){
-validate1242.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1329.errors = [{instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23546,16 +25051,16 @@ var valid0 = true;
 }
 }
 else {
-validate1242.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1329.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1242.errors = vErrors;
+validate1329.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1241(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptGetResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23563,14 +25068,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.description === undefined) && (missing0 = "description")) || ((data.messages === undefined) && (missing0 = "messages"))){
-validate1241.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "description") || (key0 === "messages"))){
-validate1241.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1328.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23579,7 +25084,7 @@ if(_errs1 === errors){
 if(data.description !== undefined){
 const _errs2 = errors;
 if(typeof data.description !== "string"){
-validate1241.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1328.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23602,14 +25107,14 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if(((data2.role === undefined) && (missing1 = "role")) || ((data2.content === undefined) && (missing1 = "content"))){
-validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1328.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs8 = errors;
 for(const key1 in data2){
 if(!((key1 === "role") || (key1 === "content"))){
-validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1328.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23619,11 +25124,11 @@ if(data2.role !== undefined){
 let data3 = data2.role;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1241.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1328.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data3 === "user") || (data3 === "assistant"))){
-validate1241.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema485.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
+validate1328.errors = [{instancePath:instancePath+"/messages/" + i0+"/role",schemaPath:"#/properties/messages/items/properties/role/enum",keyword:"enum",params:{allowedValues: schema511.properties.messages.items.properties.role.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -23634,8 +25139,8 @@ var valid2 = true;
 if(valid2){
 if(data2.content !== undefined){
 const _errs11 = errors;
-if(!(validate1242(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
-vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
+if(!(validate1329(data2.content, {instancePath:instancePath+"/messages/" + i0+"/content",parentData:data2,parentDataProperty:"content",rootData}))){
+vErrors = vErrors === null ? validate1329.errors : vErrors.concat(validate1329.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs11 === errors;
@@ -23648,7 +25153,7 @@ var valid2 = true;
 }
 }
 else {
-validate1241.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1328.errors = [{instancePath:instancePath+"/messages/" + i0,schemaPath:"#/properties/messages/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23659,7 +25164,7 @@ break;
 }
 }
 else {
-validate1241.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1328.errors = [{instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23673,32 +25178,32 @@ var valid0 = true;
 }
 }
 else {
-validate1241.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1241.errors = vErrors;
+validate1328.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1240(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsGetResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1241(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1241.errors : vErrors.concat(validate1241.errors);
+if(!(validate1328(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1328.errors : vErrors.concat(validate1328.errors);
 errors = vErrors.length;
 }
-validate1240.errors = vErrors;
+validate1327.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListRequestParam = validate1245;
-const schema487 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
-const schema488 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
+export const validatePromptsListRequestParam = validate1332;
+const schema513 = {"$ref":"McpListRequest.json","$id":"validatePromptsListRequestParam"};
+const schema514 = {"title":"McpListRequest","type":"object","description":"An MCP list request object such as {} (the lists are short and never paged, so cursor is accepted and ignored).","properties":{"cursor":{"type":"string"}},"required":[],"additionalProperties":true,"$id":"McpListRequest.json"};
 
-function validate1246(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1333(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpListRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23706,39 +25211,39 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.cursor !== undefined){
 if(typeof data.cursor !== "string"){
-validate1246.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1333.errors = [{instancePath:instancePath+"/cursor",schemaPath:"#/properties/cursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 else {
-validate1246.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1333.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1246.errors = vErrors;
+validate1333.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1245(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
+if(!(validate1333(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1333.errors : vErrors.concat(validate1333.errors);
 errors = vErrors.length;
 }
-validate1245.errors = vErrors;
+validate1332.errors = vErrors;
 return errors === 0;
 }
 
-export const validatePromptsListResult = validate1248;
-const schema489 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
-const schema490 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
-const schema491 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
+export const validatePromptsListResult = validate1335;
+const schema515 = {"$ref":"McpPromptList.json","$id":"validatePromptsListResult"};
+const schema516 = {"title":"McpPromptList","type":"object","description":"The prompts of this server. nextCursor is never set (no paging).","properties":{"prompts":{"type":"array","items":{"$ref":"McpPrompt.json"}},"nextCursor":{"type":"string"}},"required":["prompts"],"additionalProperties":false,"$id":"McpPromptList.json"};
+const schema517 = {"title":"McpPrompt","type":"object","description":"An MCP prompt template. None of this server's prompts takes arguments, so arguments is omitted.","properties":{"name":{"type":"string"},"description":{"type":"string"},"arguments":{"type":"array","items":{"type":"object","properties":{"name":{"type":"string"},"description":{"type":"string"},"required":{"type":"boolean"}},"required":["name"],"additionalProperties":false}}},"required":["name","description"],"additionalProperties":false,"$id":"McpPrompt.json"};
 
-function validate1250(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPrompt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23746,14 +25251,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))){
-validate1250.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1337.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "name") || (key0 === "description")) || (key0 === "arguments"))){
-validate1250.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1337.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23762,7 +25267,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1250.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1337.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -23774,7 +25279,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1250.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1337.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -23797,14 +25302,14 @@ if(errors === _errs8){
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 let missing1;
 if((data3.name === undefined) && (missing1 = "name")){
-validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1337.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs10 = errors;
 for(const key1 in data3){
 if(!(((key1 === "name") || (key1 === "description")) || (key1 === "required"))){
-validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1337.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23813,7 +25318,7 @@ if(_errs10 === errors){
 if(data3.name !== undefined){
 const _errs11 = errors;
 if(typeof data3.name !== "string"){
-validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1337.errors = [{instancePath:instancePath+"/arguments/" + i0+"/name",schemaPath:"#/properties/arguments/items/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -23825,7 +25330,7 @@ if(valid2){
 if(data3.description !== undefined){
 const _errs13 = errors;
 if(typeof data3.description !== "string"){
-validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1337.errors = [{instancePath:instancePath+"/arguments/" + i0+"/description",schemaPath:"#/properties/arguments/items/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -23837,7 +25342,7 @@ if(valid2){
 if(data3.required !== undefined){
 const _errs15 = errors;
 if(typeof data3.required !== "boolean"){
-validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1337.errors = [{instancePath:instancePath+"/arguments/" + i0+"/required",schemaPath:"#/properties/arguments/items/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -23851,7 +25356,7 @@ var valid2 = true;
 }
 }
 else {
-validate1250.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1337.errors = [{instancePath:instancePath+"/arguments/" + i0,schemaPath:"#/properties/arguments/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -23862,7 +25367,7 @@ break;
 }
 }
 else {
-validate1250.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1337.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23877,16 +25382,16 @@ var valid0 = true;
 }
 }
 else {
-validate1250.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1250.errors = vErrors;
+validate1337.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1249(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1336(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPromptList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -23894,14 +25399,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.prompts === undefined) && (missing0 = "prompts")){
-validate1249.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1336.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "prompts") || (key0 === "nextCursor"))){
-validate1249.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1336.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -23916,8 +25421,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1250(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1250.errors : vErrors.concat(validate1250.errors);
+if(!(validate1337(data0[i0], {instancePath:instancePath+"/prompts/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1337.errors : vErrors.concat(validate1337.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -23927,7 +25432,7 @@ break;
 }
 }
 else {
-validate1249.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1336.errors = [{instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -23940,7 +25445,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1249.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1336.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -23953,48 +25458,48 @@ var valid0 = true;
 }
 }
 else {
-validate1249.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1336.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1249.errors = vErrors;
+validate1336.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1248(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validatePromptsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1249(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1249.errors : vErrors.concat(validate1249.errors);
+if(!(validate1336(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1336.errors : vErrors.concat(validate1336.errors);
 errors = vErrors.length;
 }
-validate1248.errors = vErrors;
+validate1335.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListRequestParam = validate1253;
-const schema492 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
+export const validateResourcesListRequestParam = validate1340;
+const schema518 = {"$ref":"McpListRequest.json","$id":"validateResourcesListRequestParam"};
 
-function validate1253(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
+if(!(validate1333(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1333.errors : vErrors.concat(validate1333.errors);
 errors = vErrors.length;
 }
-validate1253.errors = vErrors;
+validate1340.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesListResult = validate1255;
-const schema493 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
-const schema494 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
-const schema495 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
+export const validateResourcesListResult = validate1342;
+const schema519 = {"$ref":"McpResourceList.json","$id":"validateResourcesListResult"};
+const schema520 = {"title":"McpResourceList","type":"object","description":"The resources of this server. nextCursor is never set (no paging).","properties":{"resources":{"type":"array","items":{"$ref":"McpResource.json"}},"nextCursor":{"type":"string"}},"required":["resources"],"additionalProperties":false,"$id":"McpResourceList.json"};
+const schema521 = {"title":"McpResource","type":"object","description":"An MCP resource: a JSON document identified by an svc:// URI.","properties":{"uri":{"type":"string"},"name":{"type":"string"},"description":{"type":"string"},"mimeType":{"type":"string"}},"required":["uri","name","description","mimeType"],"additionalProperties":false,"$id":"McpResource.json"};
 
-function validate1257(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1344(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResource.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24002,14 +25507,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.uri === undefined) && (missing0 = "uri")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.description === undefined) && (missing0 = "description"))) || ((data.mimeType === undefined) && (missing0 = "mimeType"))){
-validate1257.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1344.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "uri") || (key0 === "name")) || (key0 === "description")) || (key0 === "mimeType"))){
-validate1257.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1344.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24018,7 +25523,7 @@ if(_errs1 === errors){
 if(data.uri !== undefined){
 const _errs2 = errors;
 if(typeof data.uri !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1344.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24030,7 +25535,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1344.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24042,7 +25547,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs6 = errors;
 if(typeof data.description !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1344.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24054,7 +25559,7 @@ if(valid0){
 if(data.mimeType !== undefined){
 const _errs8 = errors;
 if(typeof data.mimeType !== "string"){
-validate1257.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1344.errors = [{instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -24069,16 +25574,16 @@ var valid0 = true;
 }
 }
 else {
-validate1257.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1344.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1257.errors = vErrors;
+validate1344.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1256(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1343(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24086,14 +25591,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.resources === undefined) && (missing0 = "resources")){
-validate1256.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1343.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "resources") || (key0 === "nextCursor"))){
-validate1256.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1343.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24108,8 +25613,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1257(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1257.errors : vErrors.concat(validate1257.errors);
+if(!(validate1344(data0[i0], {instancePath:instancePath+"/resources/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1344.errors : vErrors.concat(validate1344.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -24119,7 +25624,7 @@ break;
 }
 }
 else {
-validate1256.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1343.errors = [{instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24132,7 +25637,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1256.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1343.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -24145,32 +25650,32 @@ var valid0 = true;
 }
 }
 else {
-validate1256.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1343.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1256.errors = vErrors;
+validate1343.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1255(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1342(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1256(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1256.errors : vErrors.concat(validate1256.errors);
+if(!(validate1343(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1343.errors : vErrors.concat(validate1343.errors);
 errors = vErrors.length;
 }
-validate1255.errors = vErrors;
+validate1342.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadRequestParam = validate1260;
-const schema496 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
-const schema497 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
+export const validateResourcesReadRequestParam = validate1347;
+const schema522 = {"$ref":"McpResourceReadRequest.json","$id":"validateResourcesReadRequestParam"};
+const schema523 = {"title":"McpResourceReadRequest","type":"object","description":"An object naming the resource to read, e.g. {\"uri\": \"svc://node/status\"}.","properties":{"uri":{"type":"string"}},"required":["uri"],"additionalProperties":true,"$id":"McpResourceReadRequest.json"};
 
-function validate1261(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1348(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24178,45 +25683,45 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.uri === undefined) && (missing0 = "uri")){
-validate1261.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1348.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.uri !== undefined){
 if(typeof data.uri !== "string"){
-validate1261.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1348.errors = [{instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
 }
 }
 else {
-validate1261.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1348.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1261.errors = vErrors;
+validate1348.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1260(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1261(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1261.errors : vErrors.concat(validate1261.errors);
+if(!(validate1348(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1348.errors : vErrors.concat(validate1348.errors);
 errors = vErrors.length;
 }
-validate1260.errors = vErrors;
+validate1347.errors = vErrors;
 return errors === 0;
 }
 
-export const validateResourcesReadResult = validate1263;
-const schema498 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
-const schema499 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
+export const validateResourcesReadResult = validate1350;
+const schema524 = {"$ref":"McpResourceReadResult.json","$id":"validateResourcesReadResult"};
+const schema525 = {"title":"McpResourceReadResult","type":"object","description":"The resource content: one entry whose text is the JSON document serialised as a string.","properties":{"contents":{"type":"array","items":{"type":"object","properties":{"uri":{"type":"string"},"mimeType":{"type":"string"},"text":{"type":"string"}},"required":["uri","mimeType","text"],"additionalProperties":false}}},"required":["contents"],"additionalProperties":false,"$id":"McpResourceReadResult.json"};
 
-function validate1264(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpResourceReadResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24224,14 +25729,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.contents === undefined) && (missing0 = "contents")){
-validate1264.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1351.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(key0 === "contents")){
-validate1264.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1351.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24251,14 +25756,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.uri === undefined) && (missing1 = "uri")) || ((data1.mimeType === undefined) && (missing1 = "mimeType"))) || ((data1.text === undefined) && (missing1 = "text"))){
-validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1351.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs6 = errors;
 for(const key1 in data1){
 if(!(((key1 === "uri") || (key1 === "mimeType")) || (key1 === "text"))){
-validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1351.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24267,7 +25772,7 @@ if(_errs6 === errors){
 if(data1.uri !== undefined){
 const _errs7 = errors;
 if(typeof data1.uri !== "string"){
-validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1351.errors = [{instancePath:instancePath+"/contents/" + i0+"/uri",schemaPath:"#/properties/contents/items/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs7 === errors;
@@ -24279,7 +25784,7 @@ if(valid2){
 if(data1.mimeType !== undefined){
 const _errs9 = errors;
 if(typeof data1.mimeType !== "string"){
-validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1351.errors = [{instancePath:instancePath+"/contents/" + i0+"/mimeType",schemaPath:"#/properties/contents/items/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs9 === errors;
@@ -24291,7 +25796,7 @@ if(valid2){
 if(data1.text !== undefined){
 const _errs11 = errors;
 if(typeof data1.text !== "string"){
-validate1264.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1351.errors = [{instancePath:instancePath+"/contents/" + i0+"/text",schemaPath:"#/properties/contents/items/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs11 === errors;
@@ -24305,7 +25810,7 @@ var valid2 = true;
 }
 }
 else {
-validate1264.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1351.errors = [{instancePath:instancePath+"/contents/" + i0,schemaPath:"#/properties/contents/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -24316,7 +25821,7 @@ break;
 }
 }
 else {
-validate1264.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1351.errors = [{instancePath:instancePath+"/contents",schemaPath:"#/properties/contents/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -24325,32 +25830,32 @@ return false;
 }
 }
 else {
-validate1264.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1351.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1264.errors = vErrors;
+validate1351.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1263(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1350(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateResourcesReadResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1264(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1264.errors : vErrors.concat(validate1264.errors);
+if(!(validate1351(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1351.errors : vErrors.concat(validate1351.errors);
 errors = vErrors.length;
 }
-validate1263.errors = vErrors;
+validate1350.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallRequestParam = validate1266;
-const schema500 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
-const schema501 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
+export const validateToolsCallRequestParam = validate1353;
+const schema526 = {"$ref":"McpToolCallRequest.json","$id":"validateToolsCallRequestParam"};
+const schema527 = {"title":"McpToolCallRequest","type":"object","description":"An object naming the tool to run, e.g. {\"name\": \"mcp_node_status\", \"arguments\": {}} (arguments optional).","properties":{"name":{"type":"string"},"arguments":{"type":"object"}},"required":["name"],"additionalProperties":true,"$id":"McpToolCallRequest.json"};
 
-function validate1267(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallRequest.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24358,14 +25863,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.name === undefined) && (missing0 = "name")){
-validate1267.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1354.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1267.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1354.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24378,7 +25883,7 @@ if(data.arguments !== undefined){
 let data1 = data.arguments;
 const _errs4 = errors;
 if(!(data1 && typeof data1 == "object" && !Array.isArray(data1))){
-validate1267.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1354.errors = [{instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24390,33 +25895,33 @@ var valid0 = true;
 }
 }
 else {
-validate1267.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1354.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1267.errors = vErrors;
+validate1354.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1266(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1267(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1267.errors : vErrors.concat(validate1267.errors);
+if(!(validate1354(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1354.errors : vErrors.concat(validate1354.errors);
 errors = vErrors.length;
 }
-validate1266.errors = vErrors;
+validate1353.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsCallResult = validate1269;
-const schema502 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
-const schema503 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
-const schema504 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
+export const validateToolsCallResult = validate1356;
+const schema528 = {"$ref":"McpToolCallResult.json","$id":"validateToolsCallResult"};
+const schema529 = {"title":"McpToolCallResult","type":"object","description":"The tool's output: its report as text, and the same figures as structuredContent (a JSON object in the tool's outputSchema shape). isError is true when the tool ran but failed (the text then starts with \"Error:\" and there is no structuredContent), per MCP: a failing tool is a result, not a JSON-RPC error.","properties":{"content":{"type":"array","items":{"$ref":"McpTextContent.json"}},"structuredContent":{"oneOf":[{"$ref":"McpNodeStatus.json"},{"$ref":"McpNodeInfo.json"},{"$ref":"McpBlockchainInfo.json"},{"$ref":"McpSyncStatus.json"},{"$ref":"McpPeerList.json"}]},"isError":{"type":"boolean"}},"required":["content"],"additionalProperties":false,"$id":"McpToolCallResult.json"};
+const schema530 = {"title":"McpNodeStatus","type":"object","description":"The node at the time of the call: structuredContent of the tool mcp_node_status and the content of the resource svc://node/status. syncState: syncing (catching up with a peer: startBlock, currentBlock and targetBlock are present), synced (peering runs and no peer is ahead), not_syncing (peering is off).","properties":{"running":{"type":"boolean","const":true},"syncing":{"type":"boolean"},"syncState":{"type":"string","enum":["syncing","synced","not_syncing"]},"startBlock":{"type":"integer","minimum":0,"description":"Where the running sync started (only while syncing)."},"currentBlock":{"type":"integer","minimum":0,"description":"The block the sync is at (only while syncing)."},"targetBlock":{"type":"integer","minimum":0,"description":"The best peer's head (only while syncing)."},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block (eth_blockNumber)."},"peerCount":{"type":"integer","minimum":0,"description":"Every connection in the peer table, whatever its state (net_listPeers length)."},"handshakedPeers":{"type":"integer","minimum":0,"description":"Peers past the eth handshake (net_peerCount)."},"peering":{"type":"boolean","description":"Whether devp2p peering runs (false with --no-p2p and in test mode)."},"networkId":{"type":"integer","minimum":0,"description":"devp2p network id."},"chainId":{"type":"integer","minimum":0,"description":"EIP-155 chain id (eth_chainId)."}},"required":["running","syncing","syncState","bestBlock","peerCount","handshakedPeers","peering","networkId","chainId"],"additionalProperties":false,"$id":"McpNodeStatus.json"};
 
-function validate1272(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1359(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24424,14 +25929,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((data.running === undefined) && (missing0 = "running")) || ((data.syncing === undefined) && (missing0 = "syncing"))) || ((data.syncState === undefined) && (missing0 = "syncState"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))) || ((data.peerCount === undefined) && (missing0 = "peerCount"))) || ((data.handshakedPeers === undefined) && (missing0 = "handshakedPeers"))) || ((data.peering === undefined) && (missing0 = "peering"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.chainId === undefined) && (missing0 = "chainId"))){
-validate1272.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1359.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema504.properties, key0))){
-validate1272.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema530.properties, key0))){
+validate1359.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24441,11 +25946,11 @@ if(data.running !== undefined){
 let data0 = data.running;
 const _errs2 = errors;
 if(typeof data0 !== "boolean"){
-validate1272.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1359.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 if(true !== data0){
-validate1272.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
+validate1359.errors = [{instancePath:instancePath+"/running",schemaPath:"#/properties/running/const",keyword:"const",params:{allowedValue: true},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24457,7 +25962,7 @@ if(valid0){
 if(data.syncing !== undefined){
 const _errs4 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1272.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1359.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24470,11 +25975,11 @@ if(data.syncState !== undefined){
 let data2 = data.syncState;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1272.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1359.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1272.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema504.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
+validate1359.errors = [{instancePath:instancePath+"/syncState",schemaPath:"#/properties/syncState/enum",keyword:"enum",params:{allowedValues: schema530.properties.syncState.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24487,13 +25992,13 @@ if(data.startBlock !== undefined){
 let data3 = data.startBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1272.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1272.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/startBlock",schemaPath:"#/properties/startBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24508,13 +26013,13 @@ if(data.currentBlock !== undefined){
 let data4 = data.currentBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1272.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1272.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24529,13 +26034,13 @@ if(data.targetBlock !== undefined){
 let data5 = data.targetBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1272.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1272.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24550,13 +26055,13 @@ if(data.bestBlock !== undefined){
 let data6 = data.bestBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1272.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1272.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24571,13 +26076,13 @@ if(data.peerCount !== undefined){
 let data7 = data.peerCount;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1272.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1272.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/peerCount",schemaPath:"#/properties/peerCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24592,13 +26097,13 @@ if(data.handshakedPeers !== undefined){
 let data8 = data.handshakedPeers;
 const _errs18 = errors;
 if(!((typeof data8 == "number") && (!(data8 % 1) && !isNaN(data8)))){
-validate1272.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 < 0 || isNaN(data8)){
-validate1272.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/handshakedPeers",schemaPath:"#/properties/handshakedPeers/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24612,7 +26117,7 @@ if(valid0){
 if(data.peering !== undefined){
 const _errs20 = errors;
 if(typeof data.peering !== "boolean"){
-validate1272.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1359.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -24625,13 +26130,13 @@ if(data.networkId !== undefined){
 let data10 = data.networkId;
 const _errs22 = errors;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-validate1272.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs22){
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-validate1272.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24646,13 +26151,13 @@ if(data.chainId !== undefined){
 let data11 = data.chainId;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1272.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1359.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1272.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1359.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24677,17 +26182,17 @@ var valid0 = true;
 }
 }
 else {
-validate1272.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1359.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1272.errors = vErrors;
+validate1359.errors = vErrors;
 return errors === 0;
 }
 
-const schema505 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
+const schema531 = {"title":"McpNodeInfo","type":"object","description":"Who the node is: structuredContent of the tool mcp_node_info.","properties":{"name":{"type":"string","const":"svc-node"},"version":{"type":"string","description":"The package version."},"clientVersion":{"type":"string","description":"What web3_clientVersion answers."},"runtime":{"type":"string","description":"The JavaScript runtime, e.g. Node.js v20.19.5."},"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string","description":"ETC Mainnet, Mordor Testnet or Dev chain; Chain <id> for a test-mode chain."},"chainId":{"type":"integer","minimum":0},"networkId":{"type":"integer","minimum":0},"enode":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}],"description":"Our enode URL; null when peering is off."},"p2pPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"The devp2p TCP port listened on; null when peering is off."},"apis":{"type":"array","items":{"type":"string"},"description":"Enabled JSON-RPC namespaces."},"startedAt":{"type":"string","description":"When the node started (ISO 8601, UTC)."},"uptimeSeconds":{"type":"integer","minimum":0}},"required":["name","version","clientVersion","runtime","network","networkName","chainId","networkId","enode","p2pPort","apis","startedAt","uptimeSeconds"],"additionalProperties":false,"$id":"McpNodeInfo.json"};
 
-function validate1274(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -24695,14 +26200,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((((((((data.name === undefined) && (missing0 = "name")) || ((data.version === undefined) && (missing0 = "version"))) || ((data.clientVersion === undefined) && (missing0 = "clientVersion"))) || ((data.runtime === undefined) && (missing0 = "runtime"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.networkId === undefined) && (missing0 = "networkId"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.p2pPort === undefined) && (missing0 = "p2pPort"))) || ((data.apis === undefined) && (missing0 = "apis"))) || ((data.startedAt === undefined) && (missing0 = "startedAt"))) || ((data.uptimeSeconds === undefined) && (missing0 = "uptimeSeconds"))){
-validate1274.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1361.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema505.properties, key0))){
-validate1274.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema531.properties, key0))){
+validate1361.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -24712,11 +26217,11 @@ if(data.name !== undefined){
 let data0 = data.name;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("svc-node" !== data0){
-validate1274.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
+validate1361.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/const",keyword:"const",params:{allowedValue: "svc-node"},message:"must be equal to constant"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -24728,7 +26233,7 @@ if(valid0){
 if(data.version !== undefined){
 const _errs4 = errors;
 if(typeof data.version !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -24740,7 +26245,7 @@ if(valid0){
 if(data.clientVersion !== undefined){
 const _errs6 = errors;
 if(typeof data.clientVersion !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/clientVersion",schemaPath:"#/properties/clientVersion/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -24752,7 +26257,7 @@ if(valid0){
 if(data.runtime !== undefined){
 const _errs8 = errors;
 if(typeof data.runtime !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/runtime",schemaPath:"#/properties/runtime/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -24765,11 +26270,11 @@ if(data.network !== undefined){
 let data4 = data.network;
 const _errs10 = errors;
 if(typeof data4 !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data4 === "dev") || (data4 === "mordor")) || (data4 === "etc"))){
-validate1274.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema505.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1361.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema531.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -24781,7 +26286,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs12 = errors;
 if(typeof data.networkName !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -24794,13 +26299,13 @@ if(data.chainId !== undefined){
 let data6 = data.chainId;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1361.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1274.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1361.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24815,13 +26320,13 @@ if(data.networkId !== undefined){
 let data7 = data.networkId;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1274.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1361.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1274.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1361.errors = [{instancePath:instancePath+"/networkId",schemaPath:"#/properties/networkId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -24879,7 +26384,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1274.errors = vErrors;
+validate1361.errors = vErrors;
 return false;
 }
 else {
@@ -24960,7 +26465,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1274.errors = vErrors;
+validate1361.errors = vErrors;
 return false;
 }
 else {
@@ -24990,7 +26495,7 @@ const len0 = data10.length;
 for(let i0=0; i0<len0; i0++){
 const _errs30 = errors;
 if(typeof data10[i0] !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/apis/" + i0,schemaPath:"#/properties/apis/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid3 = _errs30 === errors;
@@ -25000,7 +26505,7 @@ break;
 }
 }
 else {
-validate1274.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1361.errors = [{instancePath:instancePath+"/apis",schemaPath:"#/properties/apis/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -25013,7 +26518,7 @@ if(valid0){
 if(data.startedAt !== undefined){
 const _errs32 = errors;
 if(typeof data.startedAt !== "string"){
-validate1274.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1361.errors = [{instancePath:instancePath+"/startedAt",schemaPath:"#/properties/startedAt/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -25026,13 +26531,13 @@ if(data.uptimeSeconds !== undefined){
 let data13 = data.uptimeSeconds;
 const _errs34 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1274.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1361.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1274.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1361.errors = [{instancePath:instancePath+"/uptimeSeconds",schemaPath:"#/properties/uptimeSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25058,18 +26563,18 @@ var valid0 = true;
 }
 }
 else {
-validate1274.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1361.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1274.errors = vErrors;
+validate1361.errors = vErrors;
 return errors === 0;
 }
 
-const schema506 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
+const schema532 = {"title":"McpBlockchainInfo","type":"object","description":"The chain: structuredContent of the tool mcp_blockchain_info.","properties":{"network":{"type":"string","enum":["dev","mordor","etc"]},"networkName":{"type":"string"},"bestBlockNumber":{"type":"integer","minimum":0},"bestBlockHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"},"chainId":{"type":"integer","minimum":0},"totalDifficulty":{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"Total difficulty of the head, decimal."},"genesisHash":{"type":"string","pattern":"^0x[0-9a-f]{64}$"}},"required":["network","networkName","bestBlockNumber","bestBlockHash","chainId","totalDifficulty","genesisHash"],"additionalProperties":false,"$id":"McpBlockchainInfo.json"};
 const pattern31 = new RegExp("^0x[0-9a-f]{64}$", "u");
 
-function validate1278(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpBlockchainInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25077,14 +26582,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.network === undefined) && (missing0 = "network")) || ((data.networkName === undefined) && (missing0 = "networkName"))) || ((data.bestBlockNumber === undefined) && (missing0 = "bestBlockNumber"))) || ((data.bestBlockHash === undefined) && (missing0 = "bestBlockHash"))) || ((data.chainId === undefined) && (missing0 = "chainId"))) || ((data.totalDifficulty === undefined) && (missing0 = "totalDifficulty"))) || ((data.genesisHash === undefined) && (missing0 = "genesisHash"))){
-validate1278.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1365.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "network") || (key0 === "networkName")) || (key0 === "bestBlockNumber")) || (key0 === "bestBlockHash")) || (key0 === "chainId")) || (key0 === "totalDifficulty")) || (key0 === "genesisHash"))){
-validate1278.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1365.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25094,11 +26599,11 @@ if(data.network !== undefined){
 let data0 = data.network;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1365.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data0 === "dev") || (data0 === "mordor")) || (data0 === "etc"))){
-validate1278.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema506.properties.network.enum},message:"must be equal to one of the allowed values"}];
+validate1365.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/enum",keyword:"enum",params:{allowedValues: schema532.properties.network.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25110,7 +26615,7 @@ if(valid0){
 if(data.networkName !== undefined){
 const _errs4 = errors;
 if(typeof data.networkName !== "string"){
-validate1278.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1365.errors = [{instancePath:instancePath+"/networkName",schemaPath:"#/properties/networkName/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -25123,13 +26628,13 @@ if(data.bestBlockNumber !== undefined){
 let data2 = data.bestBlockNumber;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1278.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1365.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1278.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1365.errors = [{instancePath:instancePath+"/bestBlockNumber",schemaPath:"#/properties/bestBlockNumber/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25146,12 +26651,12 @@ const _errs8 = errors;
 if(errors === _errs8){
 if(typeof data3 === "string"){
 if(!pattern31.test(data3)){
-validate1278.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1365.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1365.errors = [{instancePath:instancePath+"/bestBlockHash",schemaPath:"#/properties/bestBlockHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -25165,13 +26670,13 @@ if(data.chainId !== undefined){
 let data4 = data.chainId;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1278.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1365.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1278.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1365.errors = [{instancePath:instancePath+"/chainId",schemaPath:"#/properties/chainId/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25188,12 +26693,12 @@ const _errs12 = errors;
 if(errors === _errs12){
 if(typeof data5 === "string"){
 if(!pattern19.test(data5)){
-validate1278.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
+validate1365.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/pattern",keyword:"pattern",params:{pattern: "^(0|[1-9][0-9]*)$"},message:"must match pattern \""+"^(0|[1-9][0-9]*)$"+"\""}];
 return false;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1365.errors = [{instancePath:instancePath+"/totalDifficulty",schemaPath:"#/properties/totalDifficulty/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -25209,12 +26714,12 @@ const _errs14 = errors;
 if(errors === _errs14){
 if(typeof data6 === "string"){
 if(!pattern31.test(data6)){
-validate1278.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
+validate1365.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/pattern",keyword:"pattern",params:{pattern: "^0x[0-9a-f]{64}$"},message:"must match pattern \""+"^0x[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1278.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1365.errors = [{instancePath:instancePath+"/genesisHash",schemaPath:"#/properties/genesisHash/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -25233,17 +26738,17 @@ var valid0 = true;
 }
 }
 else {
-validate1278.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1365.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1278.errors = vErrors;
+validate1365.errors = vErrors;
 return errors === 0;
 }
 
-const schema507 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"eth_syncing's snapPhase."},"pivotBlock":{"type":"integer","minimum":0},"syncedAccounts":{"type":"integer","minimum":0},"syncedSlots":{"type":"integer","minimum":0},"syncedCodes":{"type":"integer","minimum":0},"healedNodes":{"type":"integer","minimum":0},"pendingHealNodes":{"type":"integer","minimum":0},"backfilledBlocks":{"type":"integer","minimum":0},"backfillTarget":{"type":"integer","minimum":0},"backfillPercent":{"type":"number","minimum":0,"maximum":100,"description":"backfilledBlocks / backfillTarget, in percent with one decimal."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
+const schema533 = {"title":"McpSyncStatus","type":"object","description":"Synchronisation: structuredContent of the tool mcp_sync_status and the content of the resource svc://sync/status. mode: full (a full sync is catching up: the progress fields are present), regular (following peers' announcements, nothing to catch up), idle (peering is off). The numbers are those of eth_syncing. snapPhase, pivotBlock and the synced*/healed* counts are present during a snap sync; backfilledBlocks and backfillTarget while the history below the snap pivot is backfilled (mode regular, status synced, once the head has caught up).","properties":{"syncing":{"type":"boolean"},"mode":{"type":"string","enum":["full","regular","idle"]},"status":{"type":"string","enum":["syncing","synced","not_syncing"]},"bestBlock":{"type":"integer","minimum":0,"description":"Number of the head block."},"startingBlock":{"type":"integer","minimum":0},"currentBlock":{"type":"integer","minimum":0},"targetBlock":{"type":"integer","minimum":0,"description":"eth_syncing's highestBlock."},"remainingBlocks":{"type":"integer","minimum":0},"progressPercent":{"type":"number","minimum":0,"maximum":100,"description":"currentBlock / targetBlock, in percent with two decimals."},"peerSearch":{"type":"string","description":"Present while peering runs and no peer is connected: where the node looks for peers (bootnodes, DNS trees, discv4) and how many dials it tried."},"snapPhase":{"type":"string","enum":["headers","accounts","healing"],"description":"eth_syncing's snapPhase."},"pivotBlock":{"type":"integer","minimum":0},"syncedAccounts":{"type":"integer","minimum":0},"syncedSlots":{"type":"integer","minimum":0},"syncedCodes":{"type":"integer","minimum":0},"healedNodes":{"type":"integer","minimum":0},"pendingHealNodes":{"type":"integer","minimum":0},"backfilledBlocks":{"type":"integer","minimum":0},"backfillTarget":{"type":"integer","minimum":0},"backfillPercent":{"type":"number","minimum":0,"maximum":100,"description":"backfilledBlocks / backfillTarget, in percent with one decimal."}},"required":["syncing","mode","status","bestBlock"],"additionalProperties":false,"$id":"McpSyncStatus.json"};
 
-function validate1280(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpSyncStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25251,14 +26756,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.syncing === undefined) && (missing0 = "syncing")) || ((data.mode === undefined) && (missing0 = "mode"))) || ((data.status === undefined) && (missing0 = "status"))) || ((data.bestBlock === undefined) && (missing0 = "bestBlock"))){
-validate1280.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1367.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema507.properties, key0))){
-validate1280.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema533.properties, key0))){
+validate1367.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25267,7 +26772,7 @@ if(_errs1 === errors){
 if(data.syncing !== undefined){
 const _errs2 = errors;
 if(typeof data.syncing !== "boolean"){
-validate1280.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1367.errors = [{instancePath:instancePath+"/syncing",schemaPath:"#/properties/syncing/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25280,11 +26785,11 @@ if(data.mode !== undefined){
 let data1 = data.mode;
 const _errs4 = errors;
 if(typeof data1 !== "string"){
-validate1280.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1367.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data1 === "full") || (data1 === "regular")) || (data1 === "idle"))){
-validate1280.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema507.properties.mode.enum},message:"must be equal to one of the allowed values"}];
+validate1367.errors = [{instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema533.properties.mode.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -25297,11 +26802,11 @@ if(data.status !== undefined){
 let data2 = data.status;
 const _errs6 = errors;
 if(typeof data2 !== "string"){
-validate1280.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1367.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data2 === "syncing") || (data2 === "synced")) || (data2 === "not_syncing"))){
-validate1280.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema507.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1367.errors = [{instancePath:instancePath+"/status",schemaPath:"#/properties/status/enum",keyword:"enum",params:{allowedValues: schema533.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -25314,13 +26819,13 @@ if(data.bestBlock !== undefined){
 let data3 = data.bestBlock;
 const _errs8 = errors;
 if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-validate1280.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs8){
 if(typeof data3 == "number"){
 if(data3 < 0 || isNaN(data3)){
-validate1280.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/bestBlock",schemaPath:"#/properties/bestBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25335,13 +26840,13 @@ if(data.startingBlock !== undefined){
 let data4 = data.startingBlock;
 const _errs10 = errors;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-validate1280.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs10){
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-validate1280.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/startingBlock",schemaPath:"#/properties/startingBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25356,13 +26861,13 @@ if(data.currentBlock !== undefined){
 let data5 = data.currentBlock;
 const _errs12 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1280.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs12){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1280.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/currentBlock",schemaPath:"#/properties/currentBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25377,13 +26882,13 @@ if(data.targetBlock !== undefined){
 let data6 = data.targetBlock;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1280.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs14){
 if(typeof data6 == "number"){
 if(data6 < 0 || isNaN(data6)){
-validate1280.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/targetBlock",schemaPath:"#/properties/targetBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25398,13 +26903,13 @@ if(data.remainingBlocks !== undefined){
 let data7 = data.remainingBlocks;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1280.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs16){
 if(typeof data7 == "number"){
 if(data7 < 0 || isNaN(data7)){
-validate1280.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/remainingBlocks",schemaPath:"#/properties/remainingBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25421,18 +26926,18 @@ const _errs18 = errors;
 if(errors === _errs18){
 if(typeof data8 == "number"){
 if(data8 > 100 || isNaN(data8)){
-validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate1367.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data8 < 0 || isNaN(data8)){
-validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate1280.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1367.errors = [{instancePath:instancePath+"/progressPercent",schemaPath:"#/properties/progressPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -25445,7 +26950,7 @@ if(valid0){
 if(data.peerSearch !== undefined){
 const _errs20 = errors;
 if(typeof data.peerSearch !== "string"){
-validate1280.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1367.errors = [{instancePath:instancePath+"/peerSearch",schemaPath:"#/properties/peerSearch/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -25458,11 +26963,11 @@ if(data.snapPhase !== undefined){
 let data10 = data.snapPhase;
 const _errs22 = errors;
 if(typeof data10 !== "string"){
-validate1280.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1367.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((data10 === "headers") || (data10 === "accounts")) || (data10 === "healing"))){
-validate1280.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema507.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
+validate1367.errors = [{instancePath:instancePath+"/snapPhase",schemaPath:"#/properties/snapPhase/enum",keyword:"enum",params:{allowedValues: schema533.properties.snapPhase.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -25475,13 +26980,13 @@ if(data.pivotBlock !== undefined){
 let data11 = data.pivotBlock;
 const _errs24 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1280.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs24){
 if(typeof data11 == "number"){
 if(data11 < 0 || isNaN(data11)){
-validate1280.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/pivotBlock",schemaPath:"#/properties/pivotBlock/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25496,13 +27001,13 @@ if(data.syncedAccounts !== undefined){
 let data12 = data.syncedAccounts;
 const _errs26 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate1280.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs26){
 if(typeof data12 == "number"){
 if(data12 < 0 || isNaN(data12)){
-validate1280.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/syncedAccounts",schemaPath:"#/properties/syncedAccounts/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25517,13 +27022,13 @@ if(data.syncedSlots !== undefined){
 let data13 = data.syncedSlots;
 const _errs28 = errors;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-validate1280.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs28){
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-validate1280.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/syncedSlots",schemaPath:"#/properties/syncedSlots/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25538,13 +27043,13 @@ if(data.syncedCodes !== undefined){
 let data14 = data.syncedCodes;
 const _errs30 = errors;
 if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
-validate1280.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs30){
 if(typeof data14 == "number"){
 if(data14 < 0 || isNaN(data14)){
-validate1280.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/syncedCodes",schemaPath:"#/properties/syncedCodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25559,13 +27064,13 @@ if(data.healedNodes !== undefined){
 let data15 = data.healedNodes;
 const _errs32 = errors;
 if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
-validate1280.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs32){
 if(typeof data15 == "number"){
 if(data15 < 0 || isNaN(data15)){
-validate1280.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/healedNodes",schemaPath:"#/properties/healedNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25580,13 +27085,13 @@ if(data.pendingHealNodes !== undefined){
 let data16 = data.pendingHealNodes;
 const _errs34 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate1280.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs34){
 if(typeof data16 == "number"){
 if(data16 < 0 || isNaN(data16)){
-validate1280.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/pendingHealNodes",schemaPath:"#/properties/pendingHealNodes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25601,13 +27106,13 @@ if(data.backfilledBlocks !== undefined){
 let data17 = data.backfilledBlocks;
 const _errs36 = errors;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-validate1280.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs36){
 if(typeof data17 == "number"){
 if(data17 < 0 || isNaN(data17)){
-validate1280.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/backfilledBlocks",schemaPath:"#/properties/backfilledBlocks/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25622,13 +27127,13 @@ if(data.backfillTarget !== undefined){
 let data18 = data.backfillTarget;
 const _errs38 = errors;
 if(!((typeof data18 == "number") && (!(data18 % 1) && !isNaN(data18)))){
-validate1280.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1367.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs38){
 if(typeof data18 == "number"){
 if(data18 < 0 || isNaN(data18)){
-validate1280.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/backfillTarget",schemaPath:"#/properties/backfillTarget/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25645,18 +27150,18 @@ const _errs40 = errors;
 if(errors === _errs40){
 if(typeof data19 == "number"){
 if(data19 > 100 || isNaN(data19)){
-validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
+validate1367.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/maximum",keyword:"maximum",params:{comparison: "<=", limit: 100},message:"must be <= 100"}];
 return false;
 }
 else {
 if(data19 < 0 || isNaN(data19)){
-validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1367.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
 else {
-validate1280.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
+validate1367.errors = [{instancePath:instancePath+"/backfillPercent",schemaPath:"#/properties/backfillPercent/type",keyword:"type",params:{type: "number"},message:"must be number"}];
 return false;
 }
 }
@@ -25688,17 +27193,17 @@ var valid0 = true;
 }
 }
 else {
-validate1280.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1367.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1280.errors = vErrors;
+validate1367.errors = vErrors;
 return errors === 0;
 }
 
-const schema508 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
+const schema534 = {"title":"McpPeerList","type":"object","description":"The peer table: structuredContent of the tool mcp_peer_list and the content of the resource svc://peers/connected, sorted by id. count = every connection (net_listPeers), handshakedCount = net_peerCount.","properties":{"peering":{"type":"boolean","description":"Whether devp2p peering runs; when false the list is empty."},"count":{"type":"integer","minimum":0},"handshakedCount":{"type":"integer","minimum":0},"peers":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","description":"Connection id (host:port), as net_listPeers gives it."},"address":{"type":"string","description":"Remote host:port."},"direction":{"type":"string","enum":["inbound","outbound"]},"status":{"type":"string","enum":["connecting","handshaking","handshaked","idle","disconnected"]},"nodeId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^[0-9a-f]{128}$"}]},"clientId":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]},"capabilities":{"type":"array","items":{"type":"string"}},"bestBlock":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}],"description":"Highest block the peer is known to have."},"totalDifficulty":{"oneOf":[{"$ref":"notFound.json"},{"type":"string","pattern":"^(0|[1-9][0-9]*)$","description":"A decimal integer as a string (may exceed 2^53)."}]},"foundBy":{"type":"string","enum":["static","discovery","dns","inbound"],"description":"How the peer came to us: static (bootnodes, static-nodes.json, net_connectToPeer), discovery (discv4), dns (an EIP-1459 tree) or inbound (it dialled us)."},"score":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0,"maximum":100,"description":"0–100: 100 for a peer that answers every request quickly, less for timeouts, bad or useless answers and slowness; the lowest is dropped first when the table is full. null before the eth handshake."}]}},"required":["id","address","direction","status","nodeId","clientId","capabilities","bestBlock","totalDifficulty","foundBy","score"],"additionalProperties":false}},"search":{"type":"object","description":"How the node looks for peers: discovery on or off, the discv4 table, the bootnodes and DNS trees it uses, and how many dials it tried.","properties":{"discovery":{"type":"boolean"},"udpPort":{"oneOf":[{"$ref":"notFound.json"},{"type":"integer","minimum":0}]},"tableSize":{"type":"integer","minimum":0,"description":"Nodes in the discv4 table."},"bootnodes":{"type":"array","items":{"type":"string"},"description":"host:port of the bootnodes and configured peers."},"dnsTrees":{"type":"array","items":{"type":"object","properties":{"url":{"type":"string"},"records":{"type":"integer","minimum":0},"error":{"oneOf":[{"$ref":"notFound.json"},{"type":"string"}]}},"required":["url","records","error"],"additionalProperties":false}},"dialsTried":{"type":"integer","minimum":0},"dialsSucceeded":{"type":"integer","minimum":0},"candidates":{"type":"integer","minimum":0,"description":"Found nodes waiting to be dialled."}},"required":["discovery","udpPort","tableSize","bootnodes","dnsTrees","dialsTried","dialsSucceeded","candidates"],"additionalProperties":false}},"required":["peering","count","handshakedCount","peers"],"additionalProperties":false,"$id":"McpPeerList.json"};
 
-function validate1282(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpPeerList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -25706,14 +27211,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.peering === undefined) && (missing0 = "peering")) || ((data.count === undefined) && (missing0 = "count"))) || ((data.handshakedCount === undefined) && (missing0 = "handshakedCount"))) || ((data.peers === undefined) && (missing0 = "peers"))){
-validate1282.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1369.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "peering") || (key0 === "count")) || (key0 === "handshakedCount")) || (key0 === "peers")) || (key0 === "search"))){
-validate1282.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1369.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25722,7 +27227,7 @@ if(_errs1 === errors){
 if(data.peering !== undefined){
 const _errs2 = errors;
 if(typeof data.peering !== "boolean"){
-validate1282.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1369.errors = [{instancePath:instancePath+"/peering",schemaPath:"#/properties/peering/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -25735,13 +27240,13 @@ if(data.count !== undefined){
 let data1 = data.count;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1282.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1369.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate1282.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1369.errors = [{instancePath:instancePath+"/count",schemaPath:"#/properties/count/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25756,13 +27261,13 @@ if(data.handshakedCount !== undefined){
 let data2 = data.handshakedCount;
 const _errs6 = errors;
 if(!((typeof data2 == "number") && (!(data2 % 1) && !isNaN(data2)))){
-validate1282.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1369.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data2 == "number"){
 if(data2 < 0 || isNaN(data2)){
-validate1282.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1369.errors = [{instancePath:instancePath+"/handshakedCount",schemaPath:"#/properties/handshakedCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -25787,14 +27292,14 @@ if(errors === _errs10){
 if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 let missing1;
 if((((((((((((data4.id === undefined) && (missing1 = "id")) || ((data4.address === undefined) && (missing1 = "address"))) || ((data4.direction === undefined) && (missing1 = "direction"))) || ((data4.status === undefined) && (missing1 = "status"))) || ((data4.nodeId === undefined) && (missing1 = "nodeId"))) || ((data4.clientId === undefined) && (missing1 = "clientId"))) || ((data4.capabilities === undefined) && (missing1 = "capabilities"))) || ((data4.bestBlock === undefined) && (missing1 = "bestBlock"))) || ((data4.totalDifficulty === undefined) && (missing1 = "totalDifficulty"))) || ((data4.foundBy === undefined) && (missing1 = "foundBy"))) || ((data4.score === undefined) && (missing1 = "score"))){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs12 = errors;
 for(const key1 in data4){
-if(!(func2.call(schema508.properties.peers.items.properties, key1))){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+if(!(func2.call(schema534.properties.peers.items.properties, key1))){
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -25803,7 +27308,7 @@ if(_errs12 === errors){
 if(data4.id !== undefined){
 const _errs13 = errors;
 if(typeof data4.id !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/id",schemaPath:"#/properties/peers/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -25815,7 +27320,7 @@ if(valid2){
 if(data4.address !== undefined){
 const _errs15 = errors;
 if(typeof data4.address !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/address",schemaPath:"#/properties/peers/items/properties/address/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -25828,11 +27333,11 @@ if(data4.direction !== undefined){
 let data7 = data4.direction;
 const _errs17 = errors;
 if(typeof data7 !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((data7 === "inbound") || (data7 === "outbound"))){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/direction",schemaPath:"#/properties/peers/items/properties/direction/enum",keyword:"enum",params:{allowedValues: schema534.properties.peers.items.properties.direction.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -25845,11 +27350,11 @@ if(data4.status !== undefined){
 let data8 = data4.status;
 const _errs19 = errors;
 if(typeof data8 !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((data8 === "connecting") || (data8 === "handshaking")) || (data8 === "handshaked")) || (data8 === "idle")) || (data8 === "disconnected"))){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/status",schemaPath:"#/properties/peers/items/properties/status/enum",keyword:"enum",params:{allowedValues: schema534.properties.peers.items.properties.status.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -25919,7 +27424,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return false;
 }
 else {
@@ -25986,7 +27491,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return false;
 }
 else {
@@ -26016,7 +27521,7 @@ const len1 = data11.length;
 for(let i1=0; i1<len1; i1++){
 const _errs33 = errors;
 if(typeof data11[i1] !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities/" + i1,schemaPath:"#/properties/peers/items/properties/capabilities/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid5 = _errs33 === errors;
@@ -26026,7 +27531,7 @@ break;
 }
 }
 else {
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/capabilities",schemaPath:"#/properties/peers/items/properties/capabilities/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26097,7 +27602,7 @@ else {
 vErrors.push(err7);
 }
 errors++;
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return false;
 }
 else {
@@ -26178,7 +27683,7 @@ else {
 vErrors.push(err10);
 }
 errors++;
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return false;
 }
 else {
@@ -26202,11 +27707,11 @@ if(data4.foundBy !== undefined){
 let data15 = data4.foundBy;
 const _errs45 = errors;
 if(typeof data15 !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!((((data15 === "static") || (data15 === "discovery")) || (data15 === "dns")) || (data15 === "inbound"))){
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema508.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0+"/foundBy",schemaPath:"#/properties/peers/items/properties/foundBy/enum",keyword:"enum",params:{allowedValues: schema534.properties.peers.items.properties.foundBy.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid2 = _errs45 === errors;
@@ -26288,7 +27793,7 @@ else {
 vErrors.push(err14);
 }
 errors++;
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return false;
 }
 else {
@@ -26321,7 +27826,7 @@ var valid2 = true;
 }
 }
 else {
-validate1282.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1369.errors = [{instancePath:instancePath+"/peers/" + i0,schemaPath:"#/properties/peers/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26332,7 +27837,7 @@ break;
 }
 }
 else {
-validate1282.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1369.errors = [{instancePath:instancePath+"/peers",schemaPath:"#/properties/peers/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26349,14 +27854,14 @@ if(errors === _errs52){
 if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
 let missing2;
 if(((((((((data17.discovery === undefined) && (missing2 = "discovery")) || ((data17.udpPort === undefined) && (missing2 = "udpPort"))) || ((data17.tableSize === undefined) && (missing2 = "tableSize"))) || ((data17.bootnodes === undefined) && (missing2 = "bootnodes"))) || ((data17.dnsTrees === undefined) && (missing2 = "dnsTrees"))) || ((data17.dialsTried === undefined) && (missing2 = "dialsTried"))) || ((data17.dialsSucceeded === undefined) && (missing2 = "dialsSucceeded"))) || ((data17.candidates === undefined) && (missing2 = "candidates"))){
-validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1369.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs54 = errors;
 for(const key2 in data17){
 if(!((((((((key2 === "discovery") || (key2 === "udpPort")) || (key2 === "tableSize")) || (key2 === "bootnodes")) || (key2 === "dnsTrees")) || (key2 === "dialsTried")) || (key2 === "dialsSucceeded")) || (key2 === "candidates"))){
-validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1369.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26365,7 +27870,7 @@ if(_errs54 === errors){
 if(data17.discovery !== undefined){
 const _errs55 = errors;
 if(typeof data17.discovery !== "boolean"){
-validate1282.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1369.errors = [{instancePath:instancePath+"/search/discovery",schemaPath:"#/properties/search/properties/discovery/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid9 = _errs55 === errors;
@@ -26435,7 +27940,7 @@ else {
 vErrors.push(err17);
 }
 errors++;
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return false;
 }
 else {
@@ -26459,13 +27964,13 @@ if(data17.tableSize !== undefined){
 let data20 = data17.tableSize;
 const _errs62 = errors;
 if(!((typeof data20 == "number") && (!(data20 % 1) && !isNaN(data20)))){
-validate1282.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1369.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs62){
 if(typeof data20 == "number"){
 if(data20 < 0 || isNaN(data20)){
-validate1282.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1369.errors = [{instancePath:instancePath+"/search/tableSize",schemaPath:"#/properties/search/properties/tableSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26486,7 +27991,7 @@ const len2 = data21.length;
 for(let i2=0; i2<len2; i2++){
 const _errs66 = errors;
 if(typeof data21[i2] !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/search/bootnodes/" + i2,schemaPath:"#/properties/search/properties/bootnodes/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid11 = _errs66 === errors;
@@ -26496,7 +28001,7 @@ break;
 }
 }
 else {
-validate1282.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1369.errors = [{instancePath:instancePath+"/search/bootnodes",schemaPath:"#/properties/search/properties/bootnodes/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26520,14 +28025,14 @@ if(errors === _errs70){
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 let missing3;
 if((((data24.url === undefined) && (missing3 = "url")) || ((data24.records === undefined) && (missing3 = "records"))) || ((data24.error === undefined) && (missing3 = "error"))){
-validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs72 = errors;
 for(const key3 in data24){
 if(!(((key3 === "url") || (key3 === "records")) || (key3 === "error"))){
-validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26536,7 +28041,7 @@ if(_errs72 === errors){
 if(data24.url !== undefined){
 const _errs73 = errors;
 if(typeof data24.url !== "string"){
-validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/url",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/url/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid13 = _errs73 === errors;
@@ -26549,13 +28054,13 @@ if(data24.records !== undefined){
 let data26 = data24.records;
 const _errs75 = errors;
 if(!((typeof data26 == "number") && (!(data26 % 1) && !isNaN(data26)))){
-validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs75){
 if(typeof data26 == "number"){
 if(data26 < 0 || isNaN(data26)){
-validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3+"/records",schemaPath:"#/properties/search/properties/dnsTrees/items/properties/records/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26613,7 +28118,7 @@ else {
 vErrors.push(err19);
 }
 errors++;
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return false;
 }
 else {
@@ -26638,7 +28143,7 @@ var valid13 = true;
 }
 }
 else {
-validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dnsTrees/" + i3,schemaPath:"#/properties/search/properties/dnsTrees/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26649,7 +28154,7 @@ break;
 }
 }
 else {
-validate1282.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dnsTrees",schemaPath:"#/properties/search/properties/dnsTrees/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26663,13 +28168,13 @@ if(data17.dialsTried !== undefined){
 let data28 = data17.dialsTried;
 const _errs82 = errors;
 if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-validate1282.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs82){
 if(typeof data28 == "number"){
 if(data28 < 0 || isNaN(data28)){
-validate1282.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dialsTried",schemaPath:"#/properties/search/properties/dialsTried/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26684,13 +28189,13 @@ if(data17.dialsSucceeded !== undefined){
 let data29 = data17.dialsSucceeded;
 const _errs84 = errors;
 if(!((typeof data29 == "number") && (!(data29 % 1) && !isNaN(data29)))){
-validate1282.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs84){
 if(typeof data29 == "number"){
 if(data29 < 0 || isNaN(data29)){
-validate1282.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1369.errors = [{instancePath:instancePath+"/search/dialsSucceeded",schemaPath:"#/properties/search/properties/dialsSucceeded/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26705,13 +28210,13 @@ if(data17.candidates !== undefined){
 let data30 = data17.candidates;
 const _errs86 = errors;
 if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-validate1282.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1369.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs86){
 if(typeof data30 == "number"){
 if(data30 < 0 || isNaN(data30)){
-validate1282.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1369.errors = [{instancePath:instancePath+"/search/candidates",schemaPath:"#/properties/search/properties/candidates/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -26732,7 +28237,7 @@ var valid9 = true;
 }
 }
 else {
-validate1282.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1369.errors = [{instancePath:instancePath+"/search",schemaPath:"#/properties/search/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -26749,16 +28254,16 @@ var valid0 = true;
 }
 }
 else {
-validate1282.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1282.errors = vErrors;
+validate1369.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1270(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolCallResult.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26766,14 +28271,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.content === undefined) && (missing0 = "content")){
-validate1270.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1357.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "content") || (key0 === "structuredContent")) || (key0 === "isError"))){
-validate1270.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1357.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -26788,8 +28293,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1242(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1242.errors : vErrors.concat(validate1242.errors);
+if(!(validate1329(data0[i0], {instancePath:instancePath+"/content/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1329.errors : vErrors.concat(validate1329.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -26799,7 +28304,7 @@ break;
 }
 }
 else {
-validate1270.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1357.errors = [{instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -26816,8 +28321,8 @@ const _errs6 = errors;
 let valid2 = false;
 let passing0 = null;
 const _errs7 = errors;
-if(!(validate1272(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1272.errors : vErrors.concat(validate1272.errors);
+if(!(validate1359(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1359.errors : vErrors.concat(validate1359.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs7 === errors;
@@ -26826,8 +28331,8 @@ valid2 = true;
 passing0 = 0;
 }
 const _errs8 = errors;
-if(!(validate1274(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1274.errors : vErrors.concat(validate1274.errors);
+if(!(validate1361(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1361.errors : vErrors.concat(validate1361.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs8 === errors;
@@ -26841,8 +28346,8 @@ valid2 = true;
 passing0 = 1;
 }
 const _errs9 = errors;
-if(!(validate1278(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1278.errors : vErrors.concat(validate1278.errors);
+if(!(validate1365(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1365.errors : vErrors.concat(validate1365.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs9 === errors;
@@ -26856,8 +28361,8 @@ valid2 = true;
 passing0 = 2;
 }
 const _errs10 = errors;
-if(!(validate1280(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1280.errors : vErrors.concat(validate1280.errors);
+if(!(validate1367(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1367.errors : vErrors.concat(validate1367.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs10 === errors;
@@ -26871,8 +28376,8 @@ valid2 = true;
 passing0 = 3;
 }
 const _errs11 = errors;
-if(!(validate1282(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
-vErrors = vErrors === null ? validate1282.errors : vErrors.concat(validate1282.errors);
+if(!(validate1369(data2, {instancePath:instancePath+"/structuredContent",parentData:data,parentDataProperty:"structuredContent",rootData}))){
+vErrors = vErrors === null ? validate1369.errors : vErrors.concat(validate1369.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs11 === errors;
@@ -26898,7 +28403,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1270.errors = vErrors;
+validate1357.errors = vErrors;
 return false;
 }
 else {
@@ -26921,7 +28426,7 @@ if(valid0){
 if(data.isError !== undefined){
 const _errs12 = errors;
 if(typeof data.isError !== "boolean"){
-validate1270.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1357.errors = [{instancePath:instancePath+"/isError",schemaPath:"#/properties/isError/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -26935,48 +28440,48 @@ var valid0 = true;
 }
 }
 else {
-validate1270.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1357.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1270.errors = vErrors;
+validate1357.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1269(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsCallResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1270(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1270.errors : vErrors.concat(validate1270.errors);
+if(!(validate1357(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1357.errors : vErrors.concat(validate1357.errors);
 errors = vErrors.length;
 }
-validate1269.errors = vErrors;
+validate1356.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListRequestParam = validate1292;
-const schema509 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
+export const validateToolsListRequestParam = validate1379;
+const schema535 = {"$ref":"McpListRequest.json","$id":"validateToolsListRequestParam"};
 
-function validate1292(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1379(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListRequestParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1246(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1246.errors : vErrors.concat(validate1246.errors);
+if(!(validate1333(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1333.errors : vErrors.concat(validate1333.errors);
 errors = vErrors.length;
 }
-validate1292.errors = vErrors;
+validate1379.errors = vErrors;
 return errors === 0;
 }
 
-export const validateToolsListResult = validate1294;
-const schema510 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
-const schema511 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
-const schema512 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
+export const validateToolsListResult = validate1381;
+const schema536 = {"$ref":"McpToolList.json","$id":"validateToolsListResult"};
+const schema537 = {"title":"McpToolList","type":"object","description":"The tools of this server. nextCursor is never set (no paging).","properties":{"tools":{"type":"array","items":{"$ref":"McpTool.json"}},"nextCursor":{"type":"string"}},"required":["tools"],"additionalProperties":false,"$id":"McpToolList.json"};
+const schema538 = {"title":"McpTool","type":"object","description":"An MCP tool. inputSchema is the JSON Schema of its arguments, outputSchema that of its structuredContent; annotations are hints for clients (all tools here are read-only).","properties":{"name":{"type":"string"},"description":{"type":"string"},"inputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"},"properties":{"type":"object"},"required":{"type":"array","items":{"type":"string"}}},"required":["type"],"additionalProperties":true},"outputSchema":{"type":"object","properties":{"type":{"type":"string","const":"object"}},"required":["type"],"additionalProperties":true},"annotations":{"type":"object","properties":{"title":{"type":"string"},"readOnlyHint":{"type":"boolean"},"destructiveHint":{"type":"boolean"},"idempotentHint":{"type":"boolean"},"openWorldHint":{"type":"boolean"}},"additionalProperties":false}},"required":["name","description","inputSchema"],"additionalProperties":false,"$id":"McpTool.json"};
 
-function validate1296(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpTool.json" */;
 let vErrors = null;
 let errors = 0;
@@ -26984,14 +28489,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.name === undefined) && (missing0 = "name")) || ((data.description === undefined) && (missing0 = "description"))) || ((data.inputSchema === undefined) && (missing0 = "inputSchema"))){
-validate1296.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1383.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((key0 === "name") || (key0 === "description")) || (key0 === "inputSchema")) || (key0 === "outputSchema")) || (key0 === "annotations"))){
-validate1296.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1383.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27000,7 +28505,7 @@ if(_errs1 === errors){
 if(data.name !== undefined){
 const _errs2 = errors;
 if(typeof data.name !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1383.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -27012,7 +28517,7 @@ if(valid0){
 if(data.description !== undefined){
 const _errs4 = errors;
 if(typeof data.description !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1383.errors = [{instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -27028,7 +28533,7 @@ if(errors === _errs6){
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 let missing1;
 if((data2.type === undefined) && (missing1 = "type")){
-validate1296.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1383.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
@@ -27036,11 +28541,11 @@ if(data2.type !== undefined){
 let data3 = data2.type;
 const _errs9 = errors;
 if(typeof data3 !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1383.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data3){
-validate1296.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1383.errors = [{instancePath:instancePath+"/inputSchema/type",schemaPath:"#/properties/inputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -27053,7 +28558,7 @@ if(data2.properties !== undefined){
 let data4 = data2.properties;
 const _errs11 = errors;
 if(!(data4 && typeof data4 == "object" && !Array.isArray(data4))){
-validate1296.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1383.errors = [{instancePath:instancePath+"/inputSchema/properties",schemaPath:"#/properties/inputSchema/properties/properties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid1 = _errs11 === errors;
@@ -27072,7 +28577,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 const _errs15 = errors;
 if(typeof data5[i0] !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1383.errors = [{instancePath:instancePath+"/inputSchema/required/" + i0,schemaPath:"#/properties/inputSchema/properties/required/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -27082,7 +28587,7 @@ break;
 }
 }
 else {
-validate1296.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1383.errors = [{instancePath:instancePath+"/inputSchema/required",schemaPath:"#/properties/inputSchema/properties/required/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -27096,7 +28601,7 @@ var valid1 = true;
 }
 }
 else {
-validate1296.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1383.errors = [{instancePath:instancePath+"/inputSchema",schemaPath:"#/properties/inputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27113,25 +28618,25 @@ if(errors === _errs17){
 if(data7 && typeof data7 == "object" && !Array.isArray(data7)){
 let missing2;
 if((data7.type === undefined) && (missing2 = "type")){
-validate1296.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1383.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 if(data7.type !== undefined){
 let data8 = data7.type;
 if(typeof data8 !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1383.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if("object" !== data8){
-validate1296.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
+validate1383.errors = [{instancePath:instancePath+"/outputSchema/type",schemaPath:"#/properties/outputSchema/properties/type/const",keyword:"const",params:{allowedValue: "object"},message:"must be equal to constant"}];
 return false;
 }
 }
 }
 }
 else {
-validate1296.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1383.errors = [{instancePath:instancePath+"/outputSchema",schemaPath:"#/properties/outputSchema/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27149,7 +28654,7 @@ if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 const _errs24 = errors;
 for(const key1 in data9){
 if(!(((((key1 === "title") || (key1 === "readOnlyHint")) || (key1 === "destructiveHint")) || (key1 === "idempotentHint")) || (key1 === "openWorldHint"))){
-validate1296.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1383.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27158,7 +28663,7 @@ if(_errs24 === errors){
 if(data9.title !== undefined){
 const _errs25 = errors;
 if(typeof data9.title !== "string"){
-validate1296.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1383.errors = [{instancePath:instancePath+"/annotations/title",schemaPath:"#/properties/annotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid4 = _errs25 === errors;
@@ -27170,7 +28675,7 @@ if(valid4){
 if(data9.readOnlyHint !== undefined){
 const _errs27 = errors;
 if(typeof data9.readOnlyHint !== "boolean"){
-validate1296.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1383.errors = [{instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/properties/annotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs27 === errors;
@@ -27182,7 +28687,7 @@ if(valid4){
 if(data9.destructiveHint !== undefined){
 const _errs29 = errors;
 if(typeof data9.destructiveHint !== "boolean"){
-validate1296.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1383.errors = [{instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/properties/annotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -27194,7 +28699,7 @@ if(valid4){
 if(data9.idempotentHint !== undefined){
 const _errs31 = errors;
 if(typeof data9.idempotentHint !== "boolean"){
-validate1296.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1383.errors = [{instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/properties/annotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs31 === errors;
@@ -27206,7 +28711,7 @@ if(valid4){
 if(data9.openWorldHint !== undefined){
 const _errs33 = errors;
 if(typeof data9.openWorldHint !== "boolean"){
-validate1296.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1383.errors = [{instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/properties/annotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid4 = _errs33 === errors;
@@ -27221,7 +28726,7 @@ var valid4 = true;
 }
 }
 else {
-validate1296.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1383.errors = [{instancePath:instancePath+"/annotations",schemaPath:"#/properties/annotations/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27238,16 +28743,16 @@ var valid0 = true;
 }
 }
 else {
-validate1296.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1383.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1296.errors = vErrors;
+validate1383.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1295(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1382(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="McpToolList.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27255,14 +28760,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.tools === undefined) && (missing0 = "tools")){
-validate1295.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1382.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "tools") || (key0 === "nextCursor"))){
-validate1295.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1382.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27277,8 +28782,8 @@ var valid1 = true;
 const len0 = data0.length;
 for(let i0=0; i0<len0; i0++){
 const _errs4 = errors;
-if(!(validate1296(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1296.errors : vErrors.concat(validate1296.errors);
+if(!(validate1383(data0[i0], {instancePath:instancePath+"/tools/" + i0,parentData:data0,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1383.errors : vErrors.concat(validate1383.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs4 === errors;
@@ -27288,7 +28793,7 @@ break;
 }
 }
 else {
-validate1295.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1382.errors = [{instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -27301,7 +28806,7 @@ if(valid0){
 if(data.nextCursor !== undefined){
 const _errs5 = errors;
 if(typeof data.nextCursor !== "string"){
-validate1295.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1382.errors = [{instancePath:instancePath+"/nextCursor",schemaPath:"#/properties/nextCursor/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs5 === errors;
@@ -27314,32 +28819,32 @@ var valid0 = true;
 }
 }
 else {
-validate1295.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1382.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1295.errors = vErrors;
+validate1382.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1294(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1381(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateToolsListResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1295(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1295.errors : vErrors.concat(validate1295.errors);
+if(!(validate1382(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1382.errors : vErrors.concat(validate1382.errors);
 errors = vErrors.length;
 }
-validate1294.errors = vErrors;
+validate1381.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcDiscoverResult = validate1299;
-const schema513 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
-const schema514 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
+export const validateRpcDiscoverResult = validate1386;
+const schema539 = {"$ref":"OpenRpcDocument.json","$id":"validateRpcDiscoverResult"};
+const schema540 = {"title":"OpenRpcDocument","type":"object","description":"An OpenRPC 1.3 document (https://spec.open-rpc.org). Only its outline is constrained here; the full structure is defined by the OpenRPC meta-schema.","properties":{"openrpc":{"type":"string"},"info":{"type":"object","properties":{"title":{"type":"string"},"version":{"type":"string"}},"required":["title","version"],"additionalProperties":true},"methods":{"type":"array","items":{"type":"object"}}},"required":["openrpc","info","methods"],"additionalProperties":true,"$id":"OpenRpcDocument.json"};
 
-function validate1300(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1387(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OpenRpcDocument.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27347,14 +28852,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.openrpc === undefined) && (missing0 = "openrpc")) || ((data.info === undefined) && (missing0 = "info"))) || ((data.methods === undefined) && (missing0 = "methods"))){
-validate1300.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1387.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 if(data.openrpc !== undefined){
 const _errs2 = errors;
 if(typeof data.openrpc !== "string"){
-validate1300.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1387.errors = [{instancePath:instancePath+"/openrpc",schemaPath:"#/properties/openrpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -27370,14 +28875,14 @@ if(errors === _errs4){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if(((data1.title === undefined) && (missing1 = "title")) || ((data1.version === undefined) && (missing1 = "version"))){
-validate1300.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1387.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 if(data1.title !== undefined){
 const _errs7 = errors;
 if(typeof data1.title !== "string"){
-validate1300.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1387.errors = [{instancePath:instancePath+"/info/title",schemaPath:"#/properties/info/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs7 === errors;
@@ -27389,7 +28894,7 @@ if(valid1){
 if(data1.version !== undefined){
 const _errs9 = errors;
 if(typeof data1.version !== "string"){
-validate1300.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1387.errors = [{instancePath:instancePath+"/info/version",schemaPath:"#/properties/info/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs9 === errors;
@@ -27401,7 +28906,7 @@ var valid1 = true;
 }
 }
 else {
-validate1300.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1387.errors = [{instancePath:instancePath+"/info",schemaPath:"#/properties/info/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -27422,7 +28927,7 @@ for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 const _errs13 = errors;
 if(!(data5 && typeof data5 == "object" && !Array.isArray(data5))){
-validate1300.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1387.errors = [{instancePath:instancePath+"/methods/" + i0,schemaPath:"#/properties/methods/items/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 var valid2 = _errs13 === errors;
@@ -27432,7 +28937,7 @@ break;
 }
 }
 else {
-validate1300.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1387.errors = [{instancePath:instancePath+"/methods",schemaPath:"#/properties/methods/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -27446,32 +28951,32 @@ var valid0 = true;
 }
 }
 else {
-validate1300.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1387.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1300.errors = vErrors;
+validate1387.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1299(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1386(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcDiscoverResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1300(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1300.errors : vErrors.concat(validate1300.errors);
+if(!(validate1387(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1387.errors : vErrors.concat(validate1387.errors);
 errors = vErrors.length;
 }
-validate1299.errors = vErrors;
+validate1386.errors = vErrors;
 return errors === 0;
 }
 
-export const validateRpcModulesResult = validate1302;
-const schema515 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
-const schema516 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"},"ots":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
+export const validateRpcModulesResult = validate1389;
+const schema541 = {"$ref":"RpcModules.json","$id":"validateRpcModulesResult"};
+const schema542 = {"title":"RpcModules","type":"object","description":"The enabled namespaces, each with its API version \"1.0\". rpc is always present.","properties":{"eth":{"type":"string"},"web3":{"type":"string"},"net":{"type":"string"},"personal":{"type":"string"},"debug":{"type":"string"},"trace":{"type":"string"},"qa":{"type":"string"},"checkpointing":{"type":"string"},"svc":{"type":"string"},"test":{"type":"string"},"anvil":{"type":"string"},"iele":{"type":"string"},"mcp":{"type":"string"},"rpc":{"type":"string"},"txpool":{"type":"string"},"admin":{"type":"string"},"ots":{"type":"string"}},"required":["rpc"],"additionalProperties":false,"$id":"RpcModules.json"};
 
-function validate1303(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="RpcModules.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27479,14 +28984,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((data.rpc === undefined) && (missing0 = "rpc")){
-validate1303.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1390.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
-if(!(func2.call(schema516.properties, key0))){
-validate1303.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+if(!(func2.call(schema542.properties, key0))){
+validate1390.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27495,7 +29000,7 @@ if(_errs1 === errors){
 if(data.eth !== undefined){
 const _errs2 = errors;
 if(typeof data.eth !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/eth",schemaPath:"#/properties/eth/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -27507,7 +29012,7 @@ if(valid0){
 if(data.web3 !== undefined){
 const _errs4 = errors;
 if(typeof data.web3 !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/web3",schemaPath:"#/properties/web3/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -27519,7 +29024,7 @@ if(valid0){
 if(data.net !== undefined){
 const _errs6 = errors;
 if(typeof data.net !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/net",schemaPath:"#/properties/net/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -27531,7 +29036,7 @@ if(valid0){
 if(data.personal !== undefined){
 const _errs8 = errors;
 if(typeof data.personal !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/personal",schemaPath:"#/properties/personal/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -27543,7 +29048,7 @@ if(valid0){
 if(data.debug !== undefined){
 const _errs10 = errors;
 if(typeof data.debug !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/debug",schemaPath:"#/properties/debug/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -27555,7 +29060,7 @@ if(valid0){
 if(data.trace !== undefined){
 const _errs12 = errors;
 if(typeof data.trace !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/trace",schemaPath:"#/properties/trace/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs12 === errors;
@@ -27567,7 +29072,7 @@ if(valid0){
 if(data.qa !== undefined){
 const _errs14 = errors;
 if(typeof data.qa !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/qa",schemaPath:"#/properties/qa/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs14 === errors;
@@ -27579,7 +29084,7 @@ if(valid0){
 if(data.checkpointing !== undefined){
 const _errs16 = errors;
 if(typeof data.checkpointing !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/checkpointing",schemaPath:"#/properties/checkpointing/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs16 === errors;
@@ -27591,7 +29096,7 @@ if(valid0){
 if(data.svc !== undefined){
 const _errs18 = errors;
 if(typeof data.svc !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/svc",schemaPath:"#/properties/svc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -27603,7 +29108,7 @@ if(valid0){
 if(data.test !== undefined){
 const _errs20 = errors;
 if(typeof data.test !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/test",schemaPath:"#/properties/test/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs20 === errors;
@@ -27615,7 +29120,7 @@ if(valid0){
 if(data.anvil !== undefined){
 const _errs22 = errors;
 if(typeof data.anvil !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/anvil",schemaPath:"#/properties/anvil/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs22 === errors;
@@ -27627,7 +29132,7 @@ if(valid0){
 if(data.iele !== undefined){
 const _errs24 = errors;
 if(typeof data.iele !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/iele",schemaPath:"#/properties/iele/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs24 === errors;
@@ -27639,7 +29144,7 @@ if(valid0){
 if(data.mcp !== undefined){
 const _errs26 = errors;
 if(typeof data.mcp !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/mcp",schemaPath:"#/properties/mcp/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs26 === errors;
@@ -27651,7 +29156,7 @@ if(valid0){
 if(data.rpc !== undefined){
 const _errs28 = errors;
 if(typeof data.rpc !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/rpc",schemaPath:"#/properties/rpc/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs28 === errors;
@@ -27663,7 +29168,7 @@ if(valid0){
 if(data.txpool !== undefined){
 const _errs30 = errors;
 if(typeof data.txpool !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/txpool",schemaPath:"#/properties/txpool/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs30 === errors;
@@ -27675,7 +29180,7 @@ if(valid0){
 if(data.admin !== undefined){
 const _errs32 = errors;
 if(typeof data.admin !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/admin",schemaPath:"#/properties/admin/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs32 === errors;
@@ -27687,7 +29192,7 @@ if(valid0){
 if(data.ots !== undefined){
 const _errs34 = errors;
 if(typeof data.ots !== "string"){
-validate1303.errors = [{instancePath:instancePath+"/ots",schemaPath:"#/properties/ots/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1390.errors = [{instancePath:instancePath+"/ots",schemaPath:"#/properties/ots/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs34 === errors;
@@ -27715,34 +29220,34 @@ var valid0 = true;
 }
 }
 else {
-validate1303.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1303.errors = vErrors;
+validate1390.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1302(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1389(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateRpcModulesResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1303(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1303.errors : vErrors.concat(validate1303.errors);
+if(!(validate1390(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1390.errors : vErrors.concat(validate1390.errors);
 errors = vErrors.length;
 }
-validate1302.errors = vErrors;
+validate1389.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentResult = validate1305;
-const schema517 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
-const schema518 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
-const schema519 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
-const schema520 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
+export const validateTxpoolContentResult = validate1392;
+const schema543 = {"$ref":"TxPoolContent.json","$id":"validateTxpoolContentResult"};
+const schema544 = {"title":"TxPoolContent","type":"object","description":"The pool: pending = executable now (each sender's nonces continuous from its account nonce), queued = waiting behind a nonce gap. Transactions have null blockHash, blockNumber and transactionIndex.","properties":{"pending":{"$ref":"TxPoolTransactionsBySender.json"},"queued":{"$ref":"TxPoolTransactionsBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolContent.json"};
+const schema545 = {"title":"TxPoolTransactionsBySender","type":"object","description":"Pooled transactions keyed by sender (EIP-55 checksummed address, as geth keys them), then by decimal nonce.","additionalProperties":{"$ref":"TxPoolTransactionsByNonce.json"},"$id":"TxPoolTransactionsBySender.json"};
+const schema546 = {"title":"TxPoolTransactionsByNonce","type":"object","description":"One sender's pooled transactions, keyed by nonce in decimal (\"0\", \"1\", …).","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"$ref":"Transaction.json"},"$id":"TxPoolTransactionsByNonce.json"};
 
-function validate1308(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1395(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsByNonce.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27772,7 +29277,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1308.errors = vErrors;
+validate1395.errors = vErrors;
 return false;
 break;
 }
@@ -27792,16 +29297,16 @@ break;
 }
 }
 else {
-validate1308.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1395.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1308.errors = vErrors;
+validate1395.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1307(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolTransactionsBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27809,8 +29314,8 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 const _errs2 = errors;
-if(!(validate1308(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
-vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
+if(!(validate1395(data[key0], {instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data,parentDataProperty:key0,rootData}))){
+vErrors = vErrors === null ? validate1395.errors : vErrors.concat(validate1395.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27820,16 +29325,16 @@ break;
 }
 }
 else {
-validate1307.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1307.errors = vErrors;
+validate1394.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1306(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1393(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27837,14 +29342,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1306.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1393.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1306.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1393.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27852,8 +29357,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1307(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
+if(!(validate1394(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1394.errors : vErrors.concat(validate1394.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27864,8 +29369,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1307(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1307.errors : vErrors.concat(validate1307.errors);
+if(!(validate1394(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1394.errors : vErrors.concat(validate1394.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27878,31 +29383,31 @@ var valid0 = true;
 }
 }
 else {
-validate1306.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1393.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1306.errors = vErrors;
+validate1393.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1305(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1306(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1306.errors : vErrors.concat(validate1306.errors);
+if(!(validate1393(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1393.errors : vErrors.concat(validate1393.errors);
 errors = vErrors.length;
 }
-validate1305.errors = vErrors;
+validate1392.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromAddressParam = validate1314;
-const schema521 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
+export const validateTxpoolContentFromAddressParam = validate1401;
+const schema547 = {"$ref":"address.json","$id":"validateTxpoolContentFromAddressParam"};
 
-function validate1314(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1401(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -27910,15 +29415,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1314.errors = vErrors;
+validate1401.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolContentFromResult = validate1316;
-const schema522 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
-const schema523 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
+export const validateTxpoolContentFromResult = validate1403;
+const schema548 = {"$ref":"TxPoolSenderContent.json","$id":"validateTxpoolContentFromResult"};
+const schema549 = {"title":"TxPoolSenderContent","type":"object","description":"One sender's pooled transactions: pending (executable) and queued (behind a nonce gap), keyed by decimal nonce.","properties":{"pending":{"$ref":"TxPoolTransactionsByNonce.json"},"queued":{"$ref":"TxPoolTransactionsByNonce.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolSenderContent.json"};
 
-function validate1317(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1404(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSenderContent.json" */;
 let vErrors = null;
 let errors = 0;
@@ -27926,14 +29431,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1317.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1404.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1317.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1404.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -27941,8 +29446,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1308(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
+if(!(validate1395(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1395.errors : vErrors.concat(validate1395.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -27953,8 +29458,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1308(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1308.errors : vErrors.concat(validate1308.errors);
+if(!(validate1395(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1395.errors : vErrors.concat(validate1395.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -27967,33 +29472,33 @@ var valid0 = true;
 }
 }
 else {
-validate1317.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1404.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1317.errors = vErrors;
+validate1404.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1316(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1403(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolContentFromResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1317(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1317.errors : vErrors.concat(validate1317.errors);
+if(!(validate1404(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1404.errors : vErrors.concat(validate1404.errors);
 errors = vErrors.length;
 }
-validate1316.errors = vErrors;
+validate1403.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolInspectResult = validate1321;
-const schema524 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
-const schema525 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
-const schema526 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
+export const validateTxpoolInspectResult = validate1408;
+const schema550 = {"$ref":"TxPoolInspection.json","$id":"validateTxpoolInspectResult"};
+const schema551 = {"title":"TxPoolInspection","type":"object","description":"The pool as text: pending (executable) and queued (behind a nonce gap) transaction summaries.","properties":{"pending":{"$ref":"TxPoolSummariesBySender.json"},"queued":{"$ref":"TxPoolSummariesBySender.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolInspection.json"};
+const schema552 = {"title":"TxPoolSummariesBySender","type":"object","description":"One line per pooled transaction, keyed by checksummed sender then decimal nonce: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\", or \"contract creation: …\" without a recipient.","additionalProperties":{"type":"object","propertyNames":{"pattern":"^(0|[1-9][0-9]*)$"},"additionalProperties":{"type":"string"}},"$id":"TxPoolSummariesBySender.json"};
 
-function validate1323(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolSummariesBySender.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28028,7 +29533,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1323.errors = vErrors;
+validate1410.errors = vErrors;
 return false;
 break;
 }
@@ -28037,7 +29542,7 @@ if(valid1){
 for(const key2 in data0){
 const _errs6 = errors;
 if(typeof data0[key2] !== "string"){
-validate1323.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1410.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs6 === errors;
@@ -28048,7 +29553,7 @@ break;
 }
 }
 else {
-validate1323.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1410.errors = [{instancePath:instancePath+"/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28059,16 +29564,16 @@ break;
 }
 }
 else {
-validate1323.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1410.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1323.errors = vErrors;
+validate1410.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1322(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1409(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolInspection.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28076,14 +29581,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1322.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1409.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1322.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1409.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28091,8 +29596,8 @@ break;
 if(_errs1 === errors){
 if(data.pending !== undefined){
 const _errs2 = errors;
-if(!(validate1323(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
-vErrors = vErrors === null ? validate1323.errors : vErrors.concat(validate1323.errors);
+if(!(validate1410(data.pending, {instancePath:instancePath+"/pending",parentData:data,parentDataProperty:"pending",rootData}))){
+vErrors = vErrors === null ? validate1410.errors : vErrors.concat(validate1410.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -28103,8 +29608,8 @@ var valid0 = true;
 if(valid0){
 if(data.queued !== undefined){
 const _errs3 = errors;
-if(!(validate1323(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
-vErrors = vErrors === null ? validate1323.errors : vErrors.concat(validate1323.errors);
+if(!(validate1410(data.queued, {instancePath:instancePath+"/queued",parentData:data,parentDataProperty:"queued",rootData}))){
+vErrors = vErrors === null ? validate1410.errors : vErrors.concat(validate1410.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs3 === errors;
@@ -28117,32 +29622,32 @@ var valid0 = true;
 }
 }
 else {
-validate1322.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1409.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1322.errors = vErrors;
+validate1409.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1321(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolInspectResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1322(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1322.errors : vErrors.concat(validate1322.errors);
+if(!(validate1409(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1409.errors : vErrors.concat(validate1409.errors);
 errors = vErrors.length;
 }
-validate1321.errors = vErrors;
+validate1408.errors = vErrors;
 return errors === 0;
 }
 
-export const validateTxpoolStatusResult = validate1327;
-const schema527 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
-const schema528 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
+export const validateTxpoolStatusResult = validate1414;
+const schema553 = {"$ref":"TxPoolStatus.json","$id":"validateTxpoolStatusResult"};
+const schema554 = {"title":"TxPoolStatus","type":"object","description":"How many pooled transactions are executable (pending) and how many wait behind a nonce gap (queued).","properties":{"pending":{"$ref":"uint.json"},"queued":{"$ref":"uint.json"}},"required":["pending","queued"],"additionalProperties":false,"$id":"TxPoolStatus.json"};
 
-function validate1328(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1415(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="TxPoolStatus.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28150,14 +29655,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.pending === undefined) && (missing0 = "pending")) || ((data.queued === undefined) && (missing0 = "queued"))){
-validate1328.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1415.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "pending") || (key0 === "queued"))){
-validate1328.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1415.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28191,31 +29696,31 @@ var valid0 = true;
 }
 }
 else {
-validate1328.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1415.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1328.errors = vErrors;
+validate1415.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1327(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateTxpoolStatusResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1328(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1328.errors : vErrors.concat(validate1328.errors);
+if(!(validate1415(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1415.errors : vErrors.concat(validate1415.errors);
 errors = vErrors.length;
 }
-validate1327.errors = vErrors;
+validate1414.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddPeerEnodeParam = validate1332;
-const schema529 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
+export const validateAdminAddPeerEnodeParam = validate1419;
+const schema555 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddPeerEnodeParam"};
 
-function validate1332(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1419(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -28223,29 +29728,29 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1332.errors = vErrors;
+validate1419.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddPeerResult = validate1334;
-const schema530 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
+export const validateAdminAddPeerResult = validate1421;
+const schema556 = {"type":"boolean","$id":"validateAdminAddPeerResult"};
 
-function validate1334(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1421(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1334.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1421.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1334.errors = vErrors;
+validate1421.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddTrustedPeerEnodeParam = validate1335;
-const schema531 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
+export const validateAdminAddTrustedPeerEnodeParam = validate1422;
+const schema557 = {"$ref":"EnodeUrl.json","$id":"validateAdminAddTrustedPeerEnodeParam"};
 
-function validate1335(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddTrustedPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -28253,46 +29758,46 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1335.errors = vErrors;
+validate1422.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminAddTrustedPeerResult = validate1337;
-const schema532 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
+export const validateAdminAddTrustedPeerResult = validate1424;
+const schema558 = {"type":"boolean","$id":"validateAdminAddTrustedPeerResult"};
 
-function validate1337(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminAddTrustedPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1337.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1424.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1337.errors = vErrors;
+validate1424.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminDatadirResult = validate1338;
-const schema533 = {"type":"string","$id":"validateAdminDatadirResult"};
+export const validateAdminDatadirResult = validate1425;
+const schema559 = {"type":"string","$id":"validateAdminDatadirResult"};
 
-function validate1338(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminDatadirResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "string"){
-validate1338.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1425.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
-validate1338.errors = vErrors;
+validate1425.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminNodeInfoResult = validate1339;
-const schema534 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
-const schema535 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
+export const validateAdminNodeInfoResult = validate1426;
+const schema560 = {"$ref":"AdminNodeInfo.json","$id":"validateAdminNodeInfoResult"};
+const schema561 = {"title":"AdminNodeInfo","type":"object","description":"This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).","properties":{"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"enode":{"$ref":"EnodeUrl.json"},"enr":{"type":"string","pattern":"^enr:"},"ip":{"type":"string"},"ports":{"type":"object","properties":{"discovery":{"type":"integer"},"listener":{"type":"integer"}},"required":["discovery","listener"],"additionalProperties":false},"listenAddr":{"type":"string"},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"network":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"genesis":{"$ref":"hash32.json"},"head":{"$ref":"hash32.json"},"config":{"type":"object","additionalProperties":{"type":"integer"}}},"required":["network","difficulty","genesis","head","config"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["id","name","enode","ip","ports","listenAddr","protocols"],"additionalProperties":false,"$id":"AdminNodeInfo.json"};
 const pattern39 = new RegExp("^enr:", "u");
 
-function validate1340(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1427(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminNodeInfo.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28300,14 +29805,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.id === undefined) && (missing0 = "id")) || ((data.name === undefined) && (missing0 = "name"))) || ((data.enode === undefined) && (missing0 = "enode"))) || ((data.ip === undefined) && (missing0 = "ip"))) || ((data.ports === undefined) && (missing0 = "ports"))) || ((data.listenAddr === undefined) && (missing0 = "listenAddr"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1340.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1427.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((((key0 === "id") || (key0 === "name")) || (key0 === "enode")) || (key0 === "enr")) || (key0 === "ip")) || (key0 === "ports")) || (key0 === "listenAddr")) || (key0 === "protocols"))){
-validate1340.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1427.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28319,12 +29824,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern26.test(data0)){
-validate1340.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1427.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1340.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1427.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28337,7 +29842,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs4 = errors;
 if(typeof data.name !== "string"){
-validate1340.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1427.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs4 === errors;
@@ -28364,12 +29869,12 @@ const _errs7 = errors;
 if(errors === _errs7){
 if(typeof data3 === "string"){
 if(!pattern39.test(data3)){
-validate1340.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
+validate1427.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/pattern",keyword:"pattern",params:{pattern: "^enr:"},message:"must match pattern \""+"^enr:"+"\""}];
 return false;
 }
 }
 else {
-validate1340.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1427.errors = [{instancePath:instancePath+"/enr",schemaPath:"#/properties/enr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28382,7 +29887,7 @@ if(valid0){
 if(data.ip !== undefined){
 const _errs9 = errors;
 if(typeof data.ip !== "string"){
-validate1340.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1427.errors = [{instancePath:instancePath+"/ip",schemaPath:"#/properties/ip/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs9 === errors;
@@ -28398,14 +29903,14 @@ if(errors === _errs11){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((data5.discovery === undefined) && (missing1 = "discovery")) || ((data5.listener === undefined) && (missing1 = "listener"))){
-validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1427.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs13 = errors;
 for(const key1 in data5){
 if(!((key1 === "discovery") || (key1 === "listener"))){
-validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1427.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28415,7 +29920,7 @@ if(data5.discovery !== undefined){
 let data6 = data5.discovery;
 const _errs14 = errors;
 if(!((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6)))){
-validate1340.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1427.errors = [{instancePath:instancePath+"/ports/discovery",schemaPath:"#/properties/ports/properties/discovery/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs14 === errors;
@@ -28428,7 +29933,7 @@ if(data5.listener !== undefined){
 let data7 = data5.listener;
 const _errs16 = errors;
 if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-validate1340.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1427.errors = [{instancePath:instancePath+"/ports/listener",schemaPath:"#/properties/ports/properties/listener/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid1 = _errs16 === errors;
@@ -28441,7 +29946,7 @@ var valid1 = true;
 }
 }
 else {
-validate1340.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1427.errors = [{instancePath:instancePath+"/ports",schemaPath:"#/properties/ports/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28454,7 +29959,7 @@ if(valid0){
 if(data.listenAddr !== undefined){
 const _errs18 = errors;
 if(typeof data.listenAddr !== "string"){
-validate1340.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1427.errors = [{instancePath:instancePath+"/listenAddr",schemaPath:"#/properties/listenAddr/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs18 === errors;
@@ -28470,14 +29975,14 @@ if(errors === _errs20){
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 let missing2;
 if((data9.eth === undefined) && (missing2 = "eth")){
-validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs22 = errors;
 for(const key2 in data9){
 if(!(key2 === "eth")){
-validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28490,14 +29995,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing3;
 if((((((data10.network === undefined) && (missing3 = "network")) || ((data10.difficulty === undefined) && (missing3 = "difficulty"))) || ((data10.genesis === undefined) && (missing3 = "genesis"))) || ((data10.head === undefined) && (missing3 = "head"))) || ((data10.config === undefined) && (missing3 = "config"))){
-validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key3 in data10){
 if(!(((((key3 === "network") || (key3 === "difficulty")) || (key3 === "genesis")) || (key3 === "head")) || (key3 === "config"))){
-validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28507,7 +30012,7 @@ if(data10.network !== undefined){
 let data11 = data10.network;
 const _errs26 = errors;
 if(!((typeof data11 == "number") && (!(data11 % 1) && !isNaN(data11)))){
-validate1340.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols/eth/network",schemaPath:"#/properties/protocols/properties/eth/properties/network/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid3 = _errs26 === errors;
@@ -28561,7 +30066,7 @@ for(const key4 in data15){
 let data16 = data15[key4];
 const _errs34 = errors;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-validate1340.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols/eth/config/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/protocols/properties/eth/properties/config/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs34 === errors;
@@ -28571,7 +30076,7 @@ break;
 }
 }
 else {
-validate1340.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols/eth/config",schemaPath:"#/properties/protocols/properties/eth/properties/config/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28588,7 +30093,7 @@ var valid3 = true;
 }
 }
 else {
-validate1340.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28597,7 +30102,7 @@ return false;
 }
 }
 else {
-validate1340.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1427.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28617,33 +30122,33 @@ var valid0 = true;
 }
 }
 else {
-validate1340.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1427.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1340.errors = vErrors;
+validate1427.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1339(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1426(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminNodeInfoResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1340(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1340.errors : vErrors.concat(validate1340.errors);
+if(!(validate1427(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1427.errors : vErrors.concat(validate1427.errors);
 errors = vErrors.length;
 }
-validate1339.errors = vErrors;
+validate1426.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminPeersResult = validate1346;
-const schema536 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
-const schema537 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
+export const validateAdminPeersResult = validate1433;
+const schema562 = {"type":"array","items":{"$ref":"AdminPeer.json"},"$id":"validateAdminPeersResult"};
+const schema563 = {"title":"AdminPeer","type":"object","description":"A connected peer as geth's admin_peers shows it: enode (its node id at the connection's address), id (keccak256 of its public key), name (its client id), caps, network {remoteAddress, inbound, trusted, static} and protocols.eth {version, difficulty, head} (difficulty as a hex quantity). geth's network.localAddress is not given.","properties":{"enode":{"type":"string","pattern":"^enode://"},"id":{"type":"string","pattern":"^[0-9a-f]{64}$"},"name":{"type":"string"},"caps":{"type":"array","items":{"type":"string"}},"network":{"type":"object","properties":{"remoteAddress":{"type":"string"},"inbound":{"type":"boolean"},"trusted":{"type":"boolean"},"static":{"type":"boolean"}},"required":["remoteAddress","inbound","trusted","static"],"additionalProperties":false},"protocols":{"type":"object","properties":{"eth":{"type":"object","properties":{"version":{"type":"integer"},"difficulty":{"$ref":"uint.json"},"head":{"$ref":"hash32.json"}},"required":["version"],"additionalProperties":false}},"required":["eth"],"additionalProperties":false}},"required":["enode","id","name","caps","network","protocols"],"additionalProperties":false,"$id":"AdminPeer.json"};
 const pattern40 = new RegExp("^enode://", "u");
 
-function validate1347(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1434(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="AdminPeer.json" */;
 let vErrors = null;
 let errors = 0;
@@ -28651,14 +30156,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((((data.enode === undefined) && (missing0 = "enode")) || ((data.id === undefined) && (missing0 = "id"))) || ((data.name === undefined) && (missing0 = "name"))) || ((data.caps === undefined) && (missing0 = "caps"))) || ((data.network === undefined) && (missing0 = "network"))) || ((data.protocols === undefined) && (missing0 = "protocols"))){
-validate1347.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1434.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((((key0 === "enode") || (key0 === "id")) || (key0 === "name")) || (key0 === "caps")) || (key0 === "network")) || (key0 === "protocols"))){
-validate1347.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1434.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28670,12 +30175,12 @@ const _errs2 = errors;
 if(errors === _errs2){
 if(typeof data0 === "string"){
 if(!pattern40.test(data0)){
-validate1347.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
+validate1434.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/pattern",keyword:"pattern",params:{pattern: "^enode://"},message:"must match pattern \""+"^enode://"+"\""}];
 return false;
 }
 }
 else {
-validate1347.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1434.errors = [{instancePath:instancePath+"/enode",schemaPath:"#/properties/enode/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28691,12 +30196,12 @@ const _errs4 = errors;
 if(errors === _errs4){
 if(typeof data1 === "string"){
 if(!pattern26.test(data1)){
-validate1347.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
+validate1434.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{64}$"},message:"must match pattern \""+"^[0-9a-f]{64}$"+"\""}];
 return false;
 }
 }
 else {
-validate1347.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1434.errors = [{instancePath:instancePath+"/id",schemaPath:"#/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 }
@@ -28709,7 +30214,7 @@ if(valid0){
 if(data.name !== undefined){
 const _errs6 = errors;
 if(typeof data.name !== "string"){
-validate1347.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1434.errors = [{instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid0 = _errs6 === errors;
@@ -28728,7 +30233,7 @@ const len0 = data3.length;
 for(let i0=0; i0<len0; i0++){
 const _errs10 = errors;
 if(typeof data3[i0] !== "string"){
-validate1347.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1434.errors = [{instancePath:instancePath+"/caps/" + i0,schemaPath:"#/properties/caps/items/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid1 = _errs10 === errors;
@@ -28738,7 +30243,7 @@ break;
 }
 }
 else {
-validate1347.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1434.errors = [{instancePath:instancePath+"/caps",schemaPath:"#/properties/caps/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -28755,14 +30260,14 @@ if(errors === _errs12){
 if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
 let missing1;
 if(((((data5.remoteAddress === undefined) && (missing1 = "remoteAddress")) || ((data5.inbound === undefined) && (missing1 = "inbound"))) || ((data5.trusted === undefined) && (missing1 = "trusted"))) || ((data5.static === undefined) && (missing1 = "static"))){
-validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1434.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs14 = errors;
 for(const key1 in data5){
 if(!((((key1 === "remoteAddress") || (key1 === "inbound")) || (key1 === "trusted")) || (key1 === "static"))){
-validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1434.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28771,7 +30276,7 @@ if(_errs14 === errors){
 if(data5.remoteAddress !== undefined){
 const _errs15 = errors;
 if(typeof data5.remoteAddress !== "string"){
-validate1347.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1434.errors = [{instancePath:instancePath+"/network/remoteAddress",schemaPath:"#/properties/network/properties/remoteAddress/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 var valid2 = _errs15 === errors;
@@ -28783,7 +30288,7 @@ if(valid2){
 if(data5.inbound !== undefined){
 const _errs17 = errors;
 if(typeof data5.inbound !== "boolean"){
-validate1347.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1434.errors = [{instancePath:instancePath+"/network/inbound",schemaPath:"#/properties/network/properties/inbound/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs17 === errors;
@@ -28795,7 +30300,7 @@ if(valid2){
 if(data5.trusted !== undefined){
 const _errs19 = errors;
 if(typeof data5.trusted !== "boolean"){
-validate1347.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1434.errors = [{instancePath:instancePath+"/network/trusted",schemaPath:"#/properties/network/properties/trusted/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs19 === errors;
@@ -28807,7 +30312,7 @@ if(valid2){
 if(data5.static !== undefined){
 const _errs21 = errors;
 if(typeof data5.static !== "boolean"){
-validate1347.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1434.errors = [{instancePath:instancePath+"/network/static",schemaPath:"#/properties/network/properties/static/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid2 = _errs21 === errors;
@@ -28822,7 +30327,7 @@ var valid2 = true;
 }
 }
 else {
-validate1347.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1434.errors = [{instancePath:instancePath+"/network",schemaPath:"#/properties/network/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28839,14 +30344,14 @@ if(errors === _errs23){
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 let missing2;
 if((data10.eth === undefined) && (missing2 = "eth")){
-validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
+validate1434.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/required",keyword:"required",params:{missingProperty: missing2},message:"must have required property '"+missing2+"'"}];
 return false;
 }
 else {
 const _errs25 = errors;
 for(const key2 in data10){
 if(!(key2 === "eth")){
-validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
+validate1434.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28859,14 +30364,14 @@ if(errors === _errs26){
 if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 let missing3;
 if((data11.version === undefined) && (missing3 = "version")){
-validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
+validate1434.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/required",keyword:"required",params:{missingProperty: missing3},message:"must have required property '"+missing3+"'"}];
 return false;
 }
 else {
 const _errs28 = errors;
 for(const key3 in data11){
 if(!(((key3 === "version") || (key3 === "difficulty")) || (key3 === "head"))){
-validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
+validate1434.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -28876,7 +30381,7 @@ if(data11.version !== undefined){
 let data12 = data11.version;
 const _errs29 = errors;
 if(!((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12)))){
-validate1347.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1434.errors = [{instancePath:instancePath+"/protocols/eth/version",schemaPath:"#/properties/protocols/properties/eth/properties/version/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 var valid4 = _errs29 === errors;
@@ -28914,7 +30419,7 @@ var valid4 = true;
 }
 }
 else {
-validate1347.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1434.errors = [{instancePath:instancePath+"/protocols/eth",schemaPath:"#/properties/protocols/properties/eth/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28923,7 +30428,7 @@ return false;
 }
 }
 else {
-validate1347.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1434.errors = [{instancePath:instancePath+"/protocols",schemaPath:"#/properties/protocols/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -28941,16 +30446,16 @@ var valid0 = true;
 }
 }
 else {
-validate1347.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1434.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1347.errors = vErrors;
+validate1434.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1346(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminPeersResult" */;
 let vErrors = null;
 let errors = 0;
@@ -28960,8 +30465,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate1347(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1347.errors : vErrors.concat(validate1347.errors);
+if(!(validate1434(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1434.errors : vErrors.concat(validate1434.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -28971,18 +30476,18 @@ break;
 }
 }
 else {
-validate1346.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1433.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1346.errors = vErrors;
+validate1433.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemovePeerEnodeParam = validate1351;
-const schema538 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
+export const validateAdminRemovePeerEnodeParam = validate1438;
+const schema564 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemovePeerEnodeParam"};
 
-function validate1351(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1438(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemovePeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -28990,29 +30495,29 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1351.errors = vErrors;
+validate1438.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemovePeerResult = validate1353;
-const schema539 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
+export const validateAdminRemovePeerResult = validate1440;
+const schema565 = {"type":"boolean","$id":"validateAdminRemovePeerResult"};
 
-function validate1353(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemovePeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1353.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1440.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1353.errors = vErrors;
+validate1440.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerEnodeParam = validate1354;
-const schema540 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
+export const validateAdminRemoveTrustedPeerEnodeParam = validate1441;
+const schema566 = {"$ref":"EnodeUrl.json","$id":"validateAdminRemoveTrustedPeerEnodeParam"};
 
-function validate1354(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1441(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemoveTrustedPeerEnodeParam" */;
 let vErrors = null;
 let errors = 0;
@@ -29020,30 +30525,30 @@ if(!(validate564(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate564.errors : vErrors.concat(validate564.errors);
 errors = vErrors.length;
 }
-validate1354.errors = vErrors;
+validate1441.errors = vErrors;
 return errors === 0;
 }
 
-export const validateAdminRemoveTrustedPeerResult = validate1356;
-const schema541 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
+export const validateAdminRemoveTrustedPeerResult = validate1443;
+const schema567 = {"type":"boolean","$id":"validateAdminRemoveTrustedPeerResult"};
 
-function validate1356(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1443(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateAdminRemoveTrustedPeerResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1356.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1443.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1356.errors = vErrors;
+validate1443.errors = vErrors;
 return errors === 0;
 }
 
-export const validateErigonGetHeaderByNumberNumberParam = validate1357;
-const schema542 = {"$ref":"OtsBlockNumber.json","$id":"validateErigonGetHeaderByNumberNumberParam"};
-const schema543 = {"title":"OtsBlockNumber","description":"A block number as Otterscan sends it (a JSON integer), or as a hex quantity or block tag.","oneOf":[{"type":"integer","minimum":0},{"$ref":"BlockNumberOrTag.json"}],"$id":"OtsBlockNumber.json"};
+export const validateErigonGetHeaderByNumberNumberParam = validate1444;
+const schema568 = {"$ref":"OtsBlockNumber.json","$id":"validateErigonGetHeaderByNumberNumberParam"};
+const schema569 = {"title":"OtsBlockNumber","description":"A block number as Otterscan sends it (a JSON integer), or as a hex quantity or block tag.","oneOf":[{"type":"integer","minimum":0},{"$ref":"BlockNumberOrTag.json"}],"$id":"OtsBlockNumber.json"};
 
-function validate1358(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsBlockNumber.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29105,7 +30610,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1358.errors = vErrors;
+validate1445.errors = vErrors;
 return false;
 }
 else {
@@ -29119,27 +30624,27 @@ vErrors = null;
 }
 }
 }
-validate1358.errors = vErrors;
+validate1445.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1357(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateErigonGetHeaderByNumberNumberParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1358(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1358.errors : vErrors.concat(validate1358.errors);
+if(!(validate1445(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1445.errors : vErrors.concat(validate1445.errors);
 errors = vErrors.length;
 }
-validate1357.errors = vErrors;
+validate1444.errors = vErrors;
 return errors === 0;
 }
 
-export const validateErigonGetHeaderByNumberResult = validate1361;
-const schema544 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateErigonGetHeaderByNumberResult"};
+export const validateErigonGetHeaderByNumberResult = validate1448;
+const schema570 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"Block.json"}],"$id":"validateErigonGetHeaderByNumberResult"};
 
-function validate1361(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1448(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateErigonGetHeaderByNumberResult" */;
 let vErrors = null;
 let errors = 0;
@@ -29181,7 +30686,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1361.errors = vErrors;
+validate1448.errors = vErrors;
 return false;
 }
 else {
@@ -29195,46 +30700,46 @@ vErrors = null;
 }
 }
 }
-validate1361.errors = vErrors;
+validate1448.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetApiLevelResult = validate1364;
-const schema545 = {"type":"integer","$id":"validateOtsGetApiLevelResult"};
+export const validateOtsGetApiLevelResult = validate1451;
+const schema571 = {"type":"integer","$id":"validateOtsGetApiLevelResult"};
 
-function validate1364(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1451(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetApiLevelResult" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1364.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1451.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
-validate1364.errors = vErrors;
+validate1451.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockDetailsNumberParam = validate1365;
-const schema546 = {"$ref":"OtsBlockNumber.json","$id":"validateOtsGetBlockDetailsNumberParam"};
+export const validateOtsGetBlockDetailsNumberParam = validate1452;
+const schema572 = {"$ref":"OtsBlockNumber.json","$id":"validateOtsGetBlockDetailsNumberParam"};
 
-function validate1365(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockDetailsNumberParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1358(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1358.errors : vErrors.concat(validate1358.errors);
+if(!(validate1445(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1445.errors : vErrors.concat(validate1445.errors);
 errors = vErrors.length;
 }
-validate1365.errors = vErrors;
+validate1452.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockDetailsResult = validate1367;
-const schema547 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockDetails.json"}],"$id":"validateOtsGetBlockDetailsResult"};
-const schema548 = {"title":"OtsBlockDetails","type":"object","description":"A block's header fields, its issuance (the miner's reward including uncle inclusion, the uncles' miners' rewards, their sum) and the fees its transactions paid.","required":["block","issuance","totalFees"],"additionalProperties":false,"properties":{"block":{"$ref":"OtsBlockSummary.json"},"issuance":{"type":"object","required":["blockReward","uncleReward","issuance"],"additionalProperties":false,"properties":{"blockReward":{"$ref":"uint.json"},"uncleReward":{"$ref":"uint.json"},"issuance":{"$ref":"uint.json"}}},"totalFees":{"$ref":"uint.json"}},"$id":"OtsBlockDetails.json"};
-const schema549 = {"title":"OtsBlockSummary","type":"object","description":"A block as eth_getBlockByNumber returns it, with transactionCount added and logsBloom null (as Erigon answers); without transactions in ots_getBlockDetails, with the page's transactions (input cut to its 4-byte selector) in ots_getBlockTransactions.","required":["number","hash","parentHash","timestamp","miner","transactionCount","logsBloom"],"properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"timestamp":{"$ref":"uint.json"},"miner":{"$ref":"address.json"},"transactionCount":{"type":"integer","minimum":0},"logsBloom":{"type":"null"},"transactions":{"type":"array","items":{"$ref":"Transaction.json"}}},"$id":"OtsBlockSummary.json"};
+export const validateOtsGetBlockDetailsResult = validate1454;
+const schema573 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockDetails.json"}],"$id":"validateOtsGetBlockDetailsResult"};
+const schema574 = {"title":"OtsBlockDetails","type":"object","description":"A block's header fields, its issuance (the miner's reward including uncle inclusion, the uncles' miners' rewards, their sum) and the fees its transactions paid.","required":["block","issuance","totalFees"],"additionalProperties":false,"properties":{"block":{"$ref":"OtsBlockSummary.json"},"issuance":{"type":"object","required":["blockReward","uncleReward","issuance"],"additionalProperties":false,"properties":{"blockReward":{"$ref":"uint.json"},"uncleReward":{"$ref":"uint.json"},"issuance":{"$ref":"uint.json"}}},"totalFees":{"$ref":"uint.json"}},"$id":"OtsBlockDetails.json"};
+const schema575 = {"title":"OtsBlockSummary","type":"object","description":"A block as eth_getBlockByNumber returns it, with transactionCount added and logsBloom null (as Erigon answers); without transactions in ots_getBlockDetails, with the page's transactions (input cut to its 4-byte selector) in ots_getBlockTransactions.","required":["number","hash","parentHash","timestamp","miner","transactionCount","logsBloom"],"properties":{"number":{"$ref":"uint.json"},"hash":{"$ref":"hash32.json"},"parentHash":{"$ref":"hash32.json"},"timestamp":{"$ref":"uint.json"},"miner":{"$ref":"address.json"},"transactionCount":{"type":"integer","minimum":0},"logsBloom":{"type":"null"},"transactions":{"type":"array","items":{"$ref":"Transaction.json"}}},"$id":"OtsBlockSummary.json"};
 
-function validate1370(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsBlockSummary.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29242,7 +30747,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.number === undefined) && (missing0 = "number")) || ((data.hash === undefined) && (missing0 = "hash"))) || ((data.parentHash === undefined) && (missing0 = "parentHash"))) || ((data.timestamp === undefined) && (missing0 = "timestamp"))) || ((data.miner === undefined) && (missing0 = "miner"))) || ((data.transactionCount === undefined) && (missing0 = "transactionCount"))) || ((data.logsBloom === undefined) && (missing0 = "logsBloom"))){
-validate1370.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1457.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -29310,13 +30815,13 @@ if(data.transactionCount !== undefined){
 let data5 = data.transactionCount;
 const _errs6 = errors;
 if(!((typeof data5 == "number") && (!(data5 % 1) && !isNaN(data5)))){
-validate1370.errors = [{instancePath:instancePath+"/transactionCount",schemaPath:"#/properties/transactionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1457.errors = [{instancePath:instancePath+"/transactionCount",schemaPath:"#/properties/transactionCount/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs6){
 if(typeof data5 == "number"){
 if(data5 < 0 || isNaN(data5)){
-validate1370.errors = [{instancePath:instancePath+"/transactionCount",schemaPath:"#/properties/transactionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1457.errors = [{instancePath:instancePath+"/transactionCount",schemaPath:"#/properties/transactionCount/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -29330,7 +30835,7 @@ if(valid0){
 if(data.logsBloom !== undefined){
 const _errs8 = errors;
 if(data.logsBloom !== null){
-validate1370.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/properties/logsBloom/type",keyword:"type",params:{type: "null"},message:"must be null"}];
+validate1457.errors = [{instancePath:instancePath+"/logsBloom",schemaPath:"#/properties/logsBloom/type",keyword:"type",params:{type: "null"},message:"must be null"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -29359,7 +30864,7 @@ break;
 }
 }
 else {
-validate1370.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1457.errors = [{instancePath:instancePath+"/transactions",schemaPath:"#/properties/transactions/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -29378,16 +30883,16 @@ var valid0 = true;
 }
 }
 else {
-validate1370.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1457.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1370.errors = vErrors;
+validate1457.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1369(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1456(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsBlockDetails.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29395,14 +30900,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((data.block === undefined) && (missing0 = "block")) || ((data.issuance === undefined) && (missing0 = "issuance"))) || ((data.totalFees === undefined) && (missing0 = "totalFees"))){
-validate1369.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1456.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((key0 === "block") || (key0 === "issuance")) || (key0 === "totalFees"))){
-validate1369.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1456.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -29410,8 +30915,8 @@ break;
 if(_errs1 === errors){
 if(data.block !== undefined){
 const _errs2 = errors;
-if(!(validate1370(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
-vErrors = vErrors === null ? validate1370.errors : vErrors.concat(validate1370.errors);
+if(!(validate1457(data.block, {instancePath:instancePath+"/block",parentData:data,parentDataProperty:"block",rootData}))){
+vErrors = vErrors === null ? validate1457.errors : vErrors.concat(validate1457.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -29427,14 +30932,14 @@ if(errors === _errs3){
 if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
 let missing1;
 if((((data1.blockReward === undefined) && (missing1 = "blockReward")) || ((data1.uncleReward === undefined) && (missing1 = "uncleReward"))) || ((data1.issuance === undefined) && (missing1 = "issuance"))){
-validate1369.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
+validate1456.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/required",keyword:"required",params:{missingProperty: missing1},message:"must have required property '"+missing1+"'"}];
 return false;
 }
 else {
 const _errs5 = errors;
 for(const key1 in data1){
 if(!(((key1 === "blockReward") || (key1 === "uncleReward")) || (key1 === "issuance"))){
-validate1369.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
+validate1456.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -29481,7 +30986,7 @@ var valid1 = true;
 }
 }
 else {
-validate1369.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1456.errors = [{instancePath:instancePath+"/issuance",schemaPath:"#/properties/issuance/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
@@ -29508,16 +31013,16 @@ var valid0 = true;
 }
 }
 else {
-validate1369.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1456.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1369.errors = vErrors;
+validate1456.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1367(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockDetailsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -29535,8 +31040,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate1369(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1369.errors : vErrors.concat(validate1369.errors);
+if(!(validate1456(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1456.errors : vErrors.concat(validate1456.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -29559,7 +31064,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1367.errors = vErrors;
+validate1454.errors = vErrors;
 return false;
 }
 else {
@@ -29573,14 +31078,14 @@ vErrors = null;
 }
 }
 }
-validate1367.errors = vErrors;
+validate1454.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockDetailsByHashBlockHashParam = validate1383;
-const schema550 = {"$ref":"hash32.json","$id":"validateOtsGetBlockDetailsByHashBlockHashParam"};
+export const validateOtsGetBlockDetailsByHashBlockHashParam = validate1470;
+const schema576 = {"$ref":"hash32.json","$id":"validateOtsGetBlockDetailsByHashBlockHashParam"};
 
-function validate1383(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1470(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockDetailsByHashBlockHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -29588,14 +31093,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1383.errors = vErrors;
+validate1470.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockDetailsByHashResult = validate1385;
-const schema551 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockDetails.json"}],"$id":"validateOtsGetBlockDetailsByHashResult"};
+export const validateOtsGetBlockDetailsByHashResult = validate1472;
+const schema577 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockDetails.json"}],"$id":"validateOtsGetBlockDetailsByHashResult"};
 
-function validate1385(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1472(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockDetailsByHashResult" */;
 let vErrors = null;
 let errors = 0;
@@ -29613,8 +31118,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate1369(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1369.errors : vErrors.concat(validate1369.errors);
+if(!(validate1456(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1456.errors : vErrors.concat(validate1456.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -29637,7 +31142,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1385.errors = vErrors;
+validate1472.errors = vErrors;
 return false;
 }
 else {
@@ -29651,83 +31156,83 @@ vErrors = null;
 }
 }
 }
-validate1385.errors = vErrors;
+validate1472.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockTransactionsNumberParam = validate1388;
-const schema552 = {"$ref":"OtsBlockNumber.json","$id":"validateOtsGetBlockTransactionsNumberParam"};
+export const validateOtsGetBlockTransactionsNumberParam = validate1475;
+const schema578 = {"$ref":"OtsBlockNumber.json","$id":"validateOtsGetBlockTransactionsNumberParam"};
 
-function validate1388(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1475(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockTransactionsNumberParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1358(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1358.errors : vErrors.concat(validate1358.errors);
+if(!(validate1445(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1445.errors : vErrors.concat(validate1445.errors);
 errors = vErrors.length;
 }
-validate1388.errors = vErrors;
+validate1475.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockTransactionsPageNumberParam = validate1390;
-const schema553 = {"type":"integer","minimum":0,"$id":"validateOtsGetBlockTransactionsPageNumberParam"};
+export const validateOtsGetBlockTransactionsPageNumberParam = validate1477;
+const schema579 = {"type":"integer","minimum":0,"$id":"validateOtsGetBlockTransactionsPageNumberParam"};
 
-function validate1390(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1477(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockTransactionsPageNumberParam" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1390.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1477.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data < 0 || isNaN(data)){
-validate1390.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1477.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
 }
-validate1390.errors = vErrors;
+validate1477.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockTransactionsPageSizeParam = validate1391;
-const schema554 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsGetBlockTransactionsPageSizeParam"};
+export const validateOtsGetBlockTransactionsPageSizeParam = validate1478;
+const schema580 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsGetBlockTransactionsPageSizeParam"};
 
-function validate1391(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1478(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockTransactionsPageSizeParam" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1391.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1478.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 1000 || isNaN(data)){
-validate1391.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+validate1478.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
 if(data < 1 || isNaN(data)){
-validate1391.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate1478.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-validate1391.errors = vErrors;
+validate1478.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetBlockTransactionsResult = validate1392;
-const schema555 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockTransactions.json"}],"$id":"validateOtsGetBlockTransactionsResult"};
-const schema556 = {"title":"OtsBlockTransactions","type":"object","required":["fullblock","receipts"],"additionalProperties":false,"description":"One page of a block's transactions with their receipts, in block order.","properties":{"fullblock":{"$ref":"OtsBlockSummary.json"},"receipts":{"type":"array","items":{"$ref":"OtsReceipt.json"}}},"$id":"OtsBlockTransactions.json"};
-const schema557 = {"title":"OtsReceipt","type":"object","description":"A receipt as eth_getTransactionReceipt returns it; in ots_getBlockTransactions logs and logsBloom are null, in the searches the block's timestamp is added.","required":["transactionHash","blockNumber","gasUsed","from"],"properties":{"transactionHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"timestamp":{"$ref":"uint.json"},"logs":{"oneOf":[{"type":"null"},{"type":"array","items":{"$ref":"Log.json"}}]},"logsBloom":{"oneOf":[{"type":"null"},{"$ref":"bytes256.json"}]}},"$id":"OtsReceipt.json"};
+export const validateOtsGetBlockTransactionsResult = validate1479;
+const schema581 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsBlockTransactions.json"}],"$id":"validateOtsGetBlockTransactionsResult"};
+const schema582 = {"title":"OtsBlockTransactions","type":"object","required":["fullblock","receipts"],"additionalProperties":false,"description":"One page of a block's transactions with their receipts, in block order.","properties":{"fullblock":{"$ref":"OtsBlockSummary.json"},"receipts":{"type":"array","items":{"$ref":"OtsReceipt.json"}}},"$id":"OtsBlockTransactions.json"};
+const schema583 = {"title":"OtsReceipt","type":"object","description":"A receipt as eth_getTransactionReceipt returns it; in ots_getBlockTransactions logs and logsBloom are null, in the searches the block's timestamp is added.","required":["transactionHash","blockNumber","gasUsed","from"],"properties":{"transactionHash":{"$ref":"hash32.json"},"blockNumber":{"$ref":"uint.json"},"gasUsed":{"$ref":"uint.json"},"from":{"$ref":"address.json"},"timestamp":{"$ref":"uint.json"},"logs":{"oneOf":[{"type":"null"},{"type":"array","items":{"$ref":"Log.json"}}]},"logsBloom":{"oneOf":[{"type":"null"},{"$ref":"bytes256.json"}]}},"$id":"OtsReceipt.json"};
 
-function validate1396(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1483(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsReceipt.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29735,7 +31240,7 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.transactionHash === undefined) && (missing0 = "transactionHash")) || ((data.blockNumber === undefined) && (missing0 = "blockNumber"))) || ((data.gasUsed === undefined) && (missing0 = "gasUsed"))) || ((data.from === undefined) && (missing0 = "from"))){
-validate1396.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1483.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
@@ -29869,7 +31374,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1396.errors = vErrors;
+validate1483.errors = vErrors;
 return false;
 }
 else {
@@ -29936,7 +31441,7 @@ else {
 vErrors.push(err4);
 }
 errors++;
-validate1396.errors = vErrors;
+validate1483.errors = vErrors;
 return false;
 }
 else {
@@ -29964,16 +31469,16 @@ var valid0 = true;
 }
 }
 else {
-validate1396.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1483.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1396.errors = vErrors;
+validate1483.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1394(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1481(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsBlockTransactions.json" */;
 let vErrors = null;
 let errors = 0;
@@ -29981,14 +31486,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.fullblock === undefined) && (missing0 = "fullblock")) || ((data.receipts === undefined) && (missing0 = "receipts"))){
-validate1394.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1481.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "fullblock") || (key0 === "receipts"))){
-validate1394.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1481.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -29996,8 +31501,8 @@ break;
 if(_errs1 === errors){
 if(data.fullblock !== undefined){
 const _errs2 = errors;
-if(!(validate1370(data.fullblock, {instancePath:instancePath+"/fullblock",parentData:data,parentDataProperty:"fullblock",rootData}))){
-vErrors = vErrors === null ? validate1370.errors : vErrors.concat(validate1370.errors);
+if(!(validate1457(data.fullblock, {instancePath:instancePath+"/fullblock",parentData:data,parentDataProperty:"fullblock",rootData}))){
+vErrors = vErrors === null ? validate1457.errors : vErrors.concat(validate1457.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs2 === errors;
@@ -30015,8 +31520,8 @@ var valid1 = true;
 const len0 = data1.length;
 for(let i0=0; i0<len0; i0++){
 const _errs5 = errors;
-if(!(validate1396(data1[i0], {instancePath:instancePath+"/receipts/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1396.errors : vErrors.concat(validate1396.errors);
+if(!(validate1483(data1[i0], {instancePath:instancePath+"/receipts/" + i0,parentData:data1,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1483.errors : vErrors.concat(validate1483.errors);
 errors = vErrors.length;
 }
 var valid1 = _errs5 === errors;
@@ -30026,7 +31531,7 @@ break;
 }
 }
 else {
-validate1394.errors = [{instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1481.errors = [{instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -30040,16 +31545,16 @@ var valid0 = true;
 }
 }
 else {
-validate1394.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1481.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1394.errors = vErrors;
+validate1481.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1392(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1479(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetBlockTransactionsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -30067,8 +31572,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate1394(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1394.errors : vErrors.concat(validate1394.errors);
+if(!(validate1481(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1481.errors : vErrors.concat(validate1481.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -30091,7 +31596,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1392.errors = vErrors;
+validate1479.errors = vErrors;
 return false;
 }
 else {
@@ -30105,14 +31610,14 @@ vErrors = null;
 }
 }
 }
-validate1392.errors = vErrors;
+validate1479.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetContractCreatorAddressParam = validate1406;
-const schema558 = {"$ref":"address.json","$id":"validateOtsGetContractCreatorAddressParam"};
+export const validateOtsGetContractCreatorAddressParam = validate1493;
+const schema584 = {"$ref":"address.json","$id":"validateOtsGetContractCreatorAddressParam"};
 
-function validate1406(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1493(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetContractCreatorAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30120,15 +31625,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1406.errors = vErrors;
+validate1493.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetContractCreatorResult = validate1408;
-const schema559 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsContractCreator.json"}],"$id":"validateOtsGetContractCreatorResult"};
-const schema560 = {"title":"OtsContractCreator","type":"object","required":["hash","creator"],"additionalProperties":false,"description":"The transaction that created a contract and the address that directly created it (the sender, or the contract whose CREATE/CREATE2 made it).","properties":{"hash":{"$ref":"hash32.json"},"creator":{"$ref":"address.json"}},"$id":"OtsContractCreator.json"};
+export const validateOtsGetContractCreatorResult = validate1495;
+const schema585 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"OtsContractCreator.json"}],"$id":"validateOtsGetContractCreatorResult"};
+const schema586 = {"title":"OtsContractCreator","type":"object","required":["hash","creator"],"additionalProperties":false,"description":"The transaction that created a contract and the address that directly created it (the sender, or the contract whose CREATE/CREATE2 made it).","properties":{"hash":{"$ref":"hash32.json"},"creator":{"$ref":"address.json"}},"$id":"OtsContractCreator.json"};
 
-function validate1410(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1497(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsContractCreator.json" */;
 let vErrors = null;
 let errors = 0;
@@ -30136,14 +31641,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((data.hash === undefined) && (missing0 = "hash")) || ((data.creator === undefined) && (missing0 = "creator"))){
-validate1410.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1497.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((key0 === "hash") || (key0 === "creator"))){
-validate1410.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1497.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -30177,16 +31682,16 @@ var valid0 = true;
 }
 }
 else {
-validate1410.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1497.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1410.errors = vErrors;
+validate1497.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1408(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1495(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetContractCreatorResult" */;
 let vErrors = null;
 let errors = 0;
@@ -30204,8 +31709,8 @@ valid0 = true;
 passing0 = 0;
 }
 const _errs2 = errors;
-if(!(validate1410(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1410.errors : vErrors.concat(validate1410.errors);
+if(!(validate1497(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1497.errors : vErrors.concat(validate1497.errors);
 errors = vErrors.length;
 }
 var _valid0 = _errs2 === errors;
@@ -30228,7 +31733,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1408.errors = vErrors;
+validate1495.errors = vErrors;
 return false;
 }
 else {
@@ -30242,14 +31747,14 @@ vErrors = null;
 }
 }
 }
-validate1408.errors = vErrors;
+validate1495.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetInternalOperationsTransactionHashParam = validate1414;
-const schema561 = {"$ref":"hash32.json","$id":"validateOtsGetInternalOperationsTransactionHashParam"};
+export const validateOtsGetInternalOperationsTransactionHashParam = validate1501;
+const schema587 = {"$ref":"hash32.json","$id":"validateOtsGetInternalOperationsTransactionHashParam"};
 
-function validate1414(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1501(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetInternalOperationsTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30257,15 +31762,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1414.errors = vErrors;
+validate1501.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetInternalOperationsResult = validate1416;
-const schema562 = {"type":"array","items":{"$ref":"OtsInternalOperation.json"},"$id":"validateOtsGetInternalOperationsResult"};
-const schema563 = {"title":"OtsInternalOperation","type":"object","required":["type","from","to","value"],"additionalProperties":false,"description":"A value transfer by CALL (type 0), a self-destruct (1: from the destroyed contract to the beneficiary), a CREATE (2) or a CREATE2 (3) made by code inside a transaction.","properties":{"type":{"type":"integer","enum":[0,1,2,3]},"from":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"$ref":"uint.json"}},"$id":"OtsInternalOperation.json"};
+export const validateOtsGetInternalOperationsResult = validate1503;
+const schema588 = {"type":"array","items":{"$ref":"OtsInternalOperation.json"},"$id":"validateOtsGetInternalOperationsResult"};
+const schema589 = {"title":"OtsInternalOperation","type":"object","required":["type","from","to","value"],"additionalProperties":false,"description":"A value transfer by CALL (type 0), a self-destruct (1: from the destroyed contract to the beneficiary), a CREATE (2) or a CREATE2 (3) made by code inside a transaction.","properties":{"type":{"type":"integer","enum":[0,1,2,3]},"from":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"$ref":"uint.json"}},"$id":"OtsInternalOperation.json"};
 
-function validate1417(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1504(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsInternalOperation.json" */;
 let vErrors = null;
 let errors = 0;
@@ -30273,14 +31778,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.type === undefined) && (missing0 = "type")) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))){
-validate1417.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1504.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "type") || (key0 === "from")) || (key0 === "to")) || (key0 === "value"))){
-validate1417.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1504.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -30290,11 +31795,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(!((typeof data0 == "number") && (!(data0 % 1) && !isNaN(data0)))){
-validate1417.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1504.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(!((((data0 === 0) || (data0 === 1)) || (data0 === 2)) || (data0 === 3))){
-validate1417.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema563.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate1504.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema589.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -30345,16 +31850,16 @@ var valid0 = true;
 }
 }
 else {
-validate1417.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1504.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1417.errors = vErrors;
+validate1504.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1416(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1503(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetInternalOperationsResult" */;
 let vErrors = null;
 let errors = 0;
@@ -30364,8 +31869,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate1417(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1417.errors : vErrors.concat(validate1417.errors);
+if(!(validate1504(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1504.errors : vErrors.concat(validate1504.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -30375,18 +31880,18 @@ break;
 }
 }
 else {
-validate1416.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1503.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1416.errors = vErrors;
+validate1503.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetTransactionBySenderAndNonceSenderParam = validate1422;
-const schema564 = {"$ref":"address.json","$id":"validateOtsGetTransactionBySenderAndNonceSenderParam"};
+export const validateOtsGetTransactionBySenderAndNonceSenderParam = validate1509;
+const schema590 = {"$ref":"address.json","$id":"validateOtsGetTransactionBySenderAndNonceSenderParam"};
 
-function validate1422(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1509(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetTransactionBySenderAndNonceSenderParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30394,15 +31899,15 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1422.errors = vErrors;
+validate1509.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetTransactionBySenderAndNonceNonceParam = validate1424;
-const schema565 = {"$ref":"OtsQuantity.json","$id":"validateOtsGetTransactionBySenderAndNonceNonceParam"};
-const schema566 = {"title":"OtsQuantity","description":"A non-negative number as a JSON integer (what Otterscan sends) or a hex quantity.","oneOf":[{"type":"integer","minimum":0},{"$ref":"uint.json"}],"$id":"OtsQuantity.json"};
+export const validateOtsGetTransactionBySenderAndNonceNonceParam = validate1511;
+const schema591 = {"$ref":"OtsQuantity.json","$id":"validateOtsGetTransactionBySenderAndNonceNonceParam"};
+const schema592 = {"title":"OtsQuantity","description":"A non-negative number as a JSON integer (what Otterscan sends) or a hex quantity.","oneOf":[{"type":"integer","minimum":0},{"$ref":"uint.json"}],"$id":"OtsQuantity.json"};
 
-function validate1425(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1512(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsQuantity.json" */;
 let vErrors = null;
 let errors = 0;
@@ -30464,7 +31969,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1425.errors = vErrors;
+validate1512.errors = vErrors;
 return false;
 }
 else {
@@ -30478,27 +31983,27 @@ vErrors = null;
 }
 }
 }
-validate1425.errors = vErrors;
+validate1512.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1424(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1511(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetTransactionBySenderAndNonceNonceParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1425(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1425.errors : vErrors.concat(validate1425.errors);
+if(!(validate1512(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1512.errors : vErrors.concat(validate1512.errors);
 errors = vErrors.length;
 }
-validate1424.errors = vErrors;
+validate1511.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetTransactionBySenderAndNonceResult = validate1428;
-const schema567 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateOtsGetTransactionBySenderAndNonceResult"};
+export const validateOtsGetTransactionBySenderAndNonceResult = validate1515;
+const schema593 = {"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}],"$id":"validateOtsGetTransactionBySenderAndNonceResult"};
 
-function validate1428(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1515(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetTransactionBySenderAndNonceResult" */;
 let vErrors = null;
 let errors = 0;
@@ -30540,7 +32045,7 @@ else {
 vErrors.push(err0);
 }
 errors++;
-validate1428.errors = vErrors;
+validate1515.errors = vErrors;
 return false;
 }
 else {
@@ -30554,14 +32059,14 @@ vErrors = null;
 }
 }
 }
-validate1428.errors = vErrors;
+validate1515.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetTransactionErrorTransactionHashParam = validate1431;
-const schema568 = {"$ref":"hash32.json","$id":"validateOtsGetTransactionErrorTransactionHashParam"};
+export const validateOtsGetTransactionErrorTransactionHashParam = validate1518;
+const schema594 = {"$ref":"hash32.json","$id":"validateOtsGetTransactionErrorTransactionHashParam"};
 
-function validate1431(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1518(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetTransactionErrorTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30569,14 +32074,14 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1431.errors = vErrors;
+validate1518.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsGetTransactionErrorResult = validate1433;
-const schema569 = {"$ref":"bytes.json","$id":"validateOtsGetTransactionErrorResult"};
+export const validateOtsGetTransactionErrorResult = validate1520;
+const schema595 = {"$ref":"bytes.json","$id":"validateOtsGetTransactionErrorResult"};
 
-function validate1433(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1520(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsGetTransactionErrorResult" */;
 let vErrors = null;
 let errors = 0;
@@ -30584,14 +32089,14 @@ if(!(validate36(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
-validate1433.errors = vErrors;
+validate1520.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsHasCodeAddressParam = validate1435;
-const schema570 = {"$ref":"address.json","$id":"validateOtsHasCodeAddressParam"};
+export const validateOtsHasCodeAddressParam = validate1522;
+const schema596 = {"$ref":"address.json","$id":"validateOtsHasCodeAddressParam"};
 
-function validate1435(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1522(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsHasCodeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30599,14 +32104,14 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1435.errors = vErrors;
+validate1522.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsHasCodeBlockParam = validate1437;
-const schema571 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"BlockNumberOrTagOrHash.json"}],"$id":"validateOtsHasCodeBlockParam"};
+export const validateOtsHasCodeBlockParam = validate1524;
+const schema597 = {"oneOf":[{"type":"integer","minimum":0},{"$ref":"BlockNumberOrTagOrHash.json"}],"$id":"validateOtsHasCodeBlockParam"};
 
-function validate1437(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1524(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsHasCodeBlockParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30668,7 +32173,7 @@ else {
 vErrors.push(err2);
 }
 errors++;
-validate1437.errors = vErrors;
+validate1524.errors = vErrors;
 return false;
 }
 else {
@@ -30682,29 +32187,29 @@ vErrors = null;
 }
 }
 }
-validate1437.errors = vErrors;
+validate1524.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsHasCodeResult = validate1439;
-const schema572 = {"type":"boolean","$id":"validateOtsHasCodeResult"};
+export const validateOtsHasCodeResult = validate1526;
+const schema598 = {"type":"boolean","$id":"validateOtsHasCodeResult"};
 
-function validate1439(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1526(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsHasCodeResult" */;
 let vErrors = null;
 let errors = 0;
 if(typeof data !== "boolean"){
-validate1439.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1526.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
-validate1439.errors = vErrors;
+validate1526.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsAfterAddressParam = validate1440;
-const schema573 = {"$ref":"address.json","$id":"validateOtsSearchTransactionsAfterAddressParam"};
+export const validateOtsSearchTransactionsAfterAddressParam = validate1527;
+const schema599 = {"$ref":"address.json","$id":"validateOtsSearchTransactionsAfterAddressParam"};
 
-function validate1440(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1527(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsAfterAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30712,59 +32217,59 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1440.errors = vErrors;
+validate1527.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsAfterBlockNumberParam = validate1442;
-const schema574 = {"$ref":"OtsQuantity.json","$id":"validateOtsSearchTransactionsAfterBlockNumberParam"};
+export const validateOtsSearchTransactionsAfterBlockNumberParam = validate1529;
+const schema600 = {"$ref":"OtsQuantity.json","$id":"validateOtsSearchTransactionsAfterBlockNumberParam"};
 
-function validate1442(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1529(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsAfterBlockNumberParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1425(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1425.errors : vErrors.concat(validate1425.errors);
+if(!(validate1512(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1512.errors : vErrors.concat(validate1512.errors);
 errors = vErrors.length;
 }
-validate1442.errors = vErrors;
+validate1529.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsAfterPageSizeParam = validate1444;
-const schema575 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsSearchTransactionsAfterPageSizeParam"};
+export const validateOtsSearchTransactionsAfterPageSizeParam = validate1531;
+const schema601 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsSearchTransactionsAfterPageSizeParam"};
 
-function validate1444(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1531(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsAfterPageSizeParam" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1444.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1531.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 1000 || isNaN(data)){
-validate1444.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+validate1531.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
 if(data < 1 || isNaN(data)){
-validate1444.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate1531.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-validate1444.errors = vErrors;
+validate1531.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsAfterResult = validate1445;
-const schema576 = {"$ref":"OtsTransactionsPage.json","$id":"validateOtsSearchTransactionsAfterResult"};
-const schema577 = {"title":"OtsTransactionsPage","type":"object","required":["txs","receipts","firstPage","lastPage"],"additionalProperties":false,"description":"An address's transactions, newest first, with their receipts; firstPage: nothing newer remains, lastPage: nothing older remains.","properties":{"txs":{"type":"array","items":{"$ref":"Transaction.json"}},"receipts":{"type":"array","items":{"$ref":"OtsReceipt.json"}},"firstPage":{"type":"boolean"},"lastPage":{"type":"boolean"}},"$id":"OtsTransactionsPage.json"};
+export const validateOtsSearchTransactionsAfterResult = validate1532;
+const schema602 = {"$ref":"OtsTransactionsPage.json","$id":"validateOtsSearchTransactionsAfterResult"};
+const schema603 = {"title":"OtsTransactionsPage","type":"object","required":["txs","receipts","firstPage","lastPage"],"additionalProperties":false,"description":"An address's transactions, newest first, with their receipts; firstPage: nothing newer remains, lastPage: nothing older remains.","properties":{"txs":{"type":"array","items":{"$ref":"Transaction.json"}},"receipts":{"type":"array","items":{"$ref":"OtsReceipt.json"}},"firstPage":{"type":"boolean"},"lastPage":{"type":"boolean"}},"$id":"OtsTransactionsPage.json"};
 
-function validate1446(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1533(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsTransactionsPage.json" */;
 let vErrors = null;
 let errors = 0;
@@ -30772,14 +32277,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if(((((data.txs === undefined) && (missing0 = "txs")) || ((data.receipts === undefined) && (missing0 = "receipts"))) || ((data.firstPage === undefined) && (missing0 = "firstPage"))) || ((data.lastPage === undefined) && (missing0 = "lastPage"))){
-validate1446.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1533.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!((((key0 === "txs") || (key0 === "receipts")) || (key0 === "firstPage")) || (key0 === "lastPage"))){
-validate1446.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1533.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -30805,7 +32310,7 @@ break;
 }
 }
 else {
-validate1446.errors = [{instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1533.errors = [{instancePath:instancePath+"/txs",schemaPath:"#/properties/txs/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -30824,8 +32329,8 @@ var valid2 = true;
 const len1 = data2.length;
 for(let i1=0; i1<len1; i1++){
 const _errs7 = errors;
-if(!(validate1396(data2[i1], {instancePath:instancePath+"/receipts/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
-vErrors = vErrors === null ? validate1396.errors : vErrors.concat(validate1396.errors);
+if(!(validate1483(data2[i1], {instancePath:instancePath+"/receipts/" + i1,parentData:data2,parentDataProperty:i1,rootData}))){
+vErrors = vErrors === null ? validate1483.errors : vErrors.concat(validate1483.errors);
 errors = vErrors.length;
 }
 var valid2 = _errs7 === errors;
@@ -30835,7 +32340,7 @@ break;
 }
 }
 else {
-validate1446.errors = [{instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1533.errors = [{instancePath:instancePath+"/receipts",schemaPath:"#/properties/receipts/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
@@ -30848,7 +32353,7 @@ if(valid0){
 if(data.firstPage !== undefined){
 const _errs8 = errors;
 if(typeof data.firstPage !== "boolean"){
-validate1446.errors = [{instancePath:instancePath+"/firstPage",schemaPath:"#/properties/firstPage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1533.errors = [{instancePath:instancePath+"/firstPage",schemaPath:"#/properties/firstPage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs8 === errors;
@@ -30860,7 +32365,7 @@ if(valid0){
 if(data.lastPage !== undefined){
 const _errs10 = errors;
 if(typeof data.lastPage !== "boolean"){
-validate1446.errors = [{instancePath:instancePath+"/lastPage",schemaPath:"#/properties/lastPage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
+validate1533.errors = [{instancePath:instancePath+"/lastPage",schemaPath:"#/properties/lastPage/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"}];
 return false;
 }
 var valid0 = _errs10 === errors;
@@ -30875,31 +32380,31 @@ var valid0 = true;
 }
 }
 else {
-validate1446.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1533.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1446.errors = vErrors;
+validate1533.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1445(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1532(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsAfterResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1446(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1446.errors : vErrors.concat(validate1446.errors);
+if(!(validate1533(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1533.errors : vErrors.concat(validate1533.errors);
 errors = vErrors.length;
 }
-validate1445.errors = vErrors;
+validate1532.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsBeforeAddressParam = validate1450;
-const schema578 = {"$ref":"address.json","$id":"validateOtsSearchTransactionsBeforeAddressParam"};
+export const validateOtsSearchTransactionsBeforeAddressParam = validate1537;
+const schema604 = {"$ref":"address.json","$id":"validateOtsSearchTransactionsBeforeAddressParam"};
 
-function validate1450(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1537(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsBeforeAddressParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30907,73 +32412,73 @@ if(!(validate22(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
 errors = vErrors.length;
 }
-validate1450.errors = vErrors;
+validate1537.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsBeforeBlockNumberParam = validate1452;
-const schema579 = {"$ref":"OtsQuantity.json","$id":"validateOtsSearchTransactionsBeforeBlockNumberParam"};
+export const validateOtsSearchTransactionsBeforeBlockNumberParam = validate1539;
+const schema605 = {"$ref":"OtsQuantity.json","$id":"validateOtsSearchTransactionsBeforeBlockNumberParam"};
 
-function validate1452(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1539(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsBeforeBlockNumberParam" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1425(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1425.errors : vErrors.concat(validate1425.errors);
+if(!(validate1512(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1512.errors : vErrors.concat(validate1512.errors);
 errors = vErrors.length;
 }
-validate1452.errors = vErrors;
+validate1539.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsBeforePageSizeParam = validate1454;
-const schema580 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsSearchTransactionsBeforePageSizeParam"};
+export const validateOtsSearchTransactionsBeforePageSizeParam = validate1541;
+const schema606 = {"type":"integer","minimum":1,"maximum":1000,"$id":"validateOtsSearchTransactionsBeforePageSizeParam"};
 
-function validate1454(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1541(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsBeforePageSizeParam" */;
 let vErrors = null;
 let errors = 0;
 if(!((typeof data == "number") && (!(data % 1) && !isNaN(data)))){
-validate1454.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1541.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === 0){
 if(typeof data == "number"){
 if(data > 1000 || isNaN(data)){
-validate1454.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
+validate1541.errors = [{instancePath,schemaPath:"#/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000},message:"must be <= 1000"}];
 return false;
 }
 else {
 if(data < 1 || isNaN(data)){
-validate1454.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
+validate1541.errors = [{instancePath,schemaPath:"#/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"}];
 return false;
 }
 }
 }
 }
-validate1454.errors = vErrors;
+validate1541.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsSearchTransactionsBeforeResult = validate1455;
-const schema581 = {"$ref":"OtsTransactionsPage.json","$id":"validateOtsSearchTransactionsBeforeResult"};
+export const validateOtsSearchTransactionsBeforeResult = validate1542;
+const schema607 = {"$ref":"OtsTransactionsPage.json","$id":"validateOtsSearchTransactionsBeforeResult"};
 
-function validate1455(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1542(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsSearchTransactionsBeforeResult" */;
 let vErrors = null;
 let errors = 0;
-if(!(validate1446(data, {instancePath,parentData,parentDataProperty,rootData}))){
-vErrors = vErrors === null ? validate1446.errors : vErrors.concat(validate1446.errors);
+if(!(validate1533(data, {instancePath,parentData,parentDataProperty,rootData}))){
+vErrors = vErrors === null ? validate1533.errors : vErrors.concat(validate1533.errors);
 errors = vErrors.length;
 }
-validate1455.errors = vErrors;
+validate1542.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsTraceTransactionTransactionHashParam = validate1457;
-const schema582 = {"$ref":"hash32.json","$id":"validateOtsTraceTransactionTransactionHashParam"};
+export const validateOtsTraceTransactionTransactionHashParam = validate1544;
+const schema608 = {"$ref":"hash32.json","$id":"validateOtsTraceTransactionTransactionHashParam"};
 
-function validate1457(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1544(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsTraceTransactionTransactionHashParam" */;
 let vErrors = null;
 let errors = 0;
@@ -30981,15 +32486,15 @@ if(!(validate43(data, {instancePath,parentData,parentDataProperty,rootData}))){
 vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
 errors = vErrors.length;
 }
-validate1457.errors = vErrors;
+validate1544.errors = vErrors;
 return errors === 0;
 }
 
-export const validateOtsTraceTransactionResult = validate1459;
-const schema583 = {"type":"array","items":{"$ref":"OtsTraceEntry.json"},"$id":"validateOtsTraceTransactionResult"};
-const schema584 = {"title":"OtsTraceEntry","type":"object","required":["type","depth","from","to","value","input","output"],"additionalProperties":false,"description":"One frame of a transaction's call tree, in execution order: its kind, depth (0 = the transaction's own), caller, callee, value (null for DELEGATECALL and STATICCALL), input and output (revert data where it reverted; null for SELFDESTRUCT).","properties":{"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]},"depth":{"type":"integer","minimum":0},"from":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"oneOf":[{"type":"null"},{"$ref":"uint.json"}]},"input":{"$ref":"bytes.json"},"output":{"oneOf":[{"type":"null"},{"$ref":"bytes.json"}]}},"$id":"OtsTraceEntry.json"};
+export const validateOtsTraceTransactionResult = validate1546;
+const schema609 = {"type":"array","items":{"$ref":"OtsTraceEntry.json"},"$id":"validateOtsTraceTransactionResult"};
+const schema610 = {"title":"OtsTraceEntry","type":"object","required":["type","depth","from","to","value","input","output"],"additionalProperties":false,"description":"One frame of a transaction's call tree, in execution order: its kind, depth (0 = the transaction's own), caller, callee, value (null for DELEGATECALL and STATICCALL), input and output (revert data where it reverted; null for SELFDESTRUCT).","properties":{"type":{"type":"string","enum":["CALL","CALLCODE","DELEGATECALL","STATICCALL","CREATE","CREATE2","SELFDESTRUCT"]},"depth":{"type":"integer","minimum":0},"from":{"$ref":"address.json"},"to":{"$ref":"address.json"},"value":{"oneOf":[{"type":"null"},{"$ref":"uint.json"}]},"input":{"$ref":"bytes.json"},"output":{"oneOf":[{"type":"null"},{"$ref":"bytes.json"}]}},"$id":"OtsTraceEntry.json"};
 
-function validate1460(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1547(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="OtsTraceEntry.json" */;
 let vErrors = null;
 let errors = 0;
@@ -30997,14 +32502,14 @@ if(errors === 0){
 if(data && typeof data == "object" && !Array.isArray(data)){
 let missing0;
 if((((((((data.type === undefined) && (missing0 = "type")) || ((data.depth === undefined) && (missing0 = "depth"))) || ((data.from === undefined) && (missing0 = "from"))) || ((data.to === undefined) && (missing0 = "to"))) || ((data.value === undefined) && (missing0 = "value"))) || ((data.input === undefined) && (missing0 = "input"))) || ((data.output === undefined) && (missing0 = "output"))){
-validate1460.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
+validate1547.errors = [{instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: missing0},message:"must have required property '"+missing0+"'"}];
 return false;
 }
 else {
 const _errs1 = errors;
 for(const key0 in data){
 if(!(((((((key0 === "type") || (key0 === "depth")) || (key0 === "from")) || (key0 === "to")) || (key0 === "value")) || (key0 === "input")) || (key0 === "output"))){
-validate1460.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
+validate1547.errors = [{instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties"}];
 return false;
 break;
 }
@@ -31014,11 +32519,11 @@ if(data.type !== undefined){
 let data0 = data.type;
 const _errs2 = errors;
 if(typeof data0 !== "string"){
-validate1460.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+validate1547.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string"}];
 return false;
 }
 if(!(((((((data0 === "CALL") || (data0 === "CALLCODE")) || (data0 === "DELEGATECALL")) || (data0 === "STATICCALL")) || (data0 === "CREATE")) || (data0 === "CREATE2")) || (data0 === "SELFDESTRUCT"))){
-validate1460.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema584.properties.type.enum},message:"must be equal to one of the allowed values"}];
+validate1547.errors = [{instancePath:instancePath+"/type",schemaPath:"#/properties/type/enum",keyword:"enum",params:{allowedValues: schema610.properties.type.enum},message:"must be equal to one of the allowed values"}];
 return false;
 }
 var valid0 = _errs2 === errors;
@@ -31031,13 +32536,13 @@ if(data.depth !== undefined){
 let data1 = data.depth;
 const _errs4 = errors;
 if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
-validate1460.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
+validate1547.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/type",keyword:"type",params:{type: "integer"},message:"must be integer"}];
 return false;
 }
 if(errors === _errs4){
 if(typeof data1 == "number"){
 if(data1 < 0 || isNaN(data1)){
-validate1460.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
+validate1547.errors = [{instancePath:instancePath+"/depth",schemaPath:"#/properties/depth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"}];
 return false;
 }
 }
@@ -31119,7 +32624,7 @@ else {
 vErrors.push(err1);
 }
 errors++;
-validate1460.errors = vErrors;
+validate1547.errors = vErrors;
 return false;
 }
 else {
@@ -31198,7 +32703,7 @@ else {
 vErrors.push(err3);
 }
 errors++;
-validate1460.errors = vErrors;
+validate1547.errors = vErrors;
 return false;
 }
 else {
@@ -31227,16 +32732,16 @@ var valid0 = true;
 }
 }
 else {
-validate1460.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
+validate1547.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"}];
 return false;
 }
 }
-validate1460.errors = vErrors;
+validate1547.errors = vErrors;
 return errors === 0;
 }
 
 
-function validate1459(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
+function validate1546(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="validateOtsTraceTransactionResult" */;
 let vErrors = null;
 let errors = 0;
@@ -31246,8 +32751,8 @@ var valid0 = true;
 const len0 = data.length;
 for(let i0=0; i0<len0; i0++){
 const _errs1 = errors;
-if(!(validate1460(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
-vErrors = vErrors === null ? validate1460.errors : vErrors.concat(validate1460.errors);
+if(!(validate1547(data[i0], {instancePath:instancePath+"/" + i0,parentData:data,parentDataProperty:i0,rootData}))){
+vErrors = vErrors === null ? validate1547.errors : vErrors.concat(validate1547.errors);
 errors = vErrors.length;
 }
 var valid0 = _errs1 === errors;
@@ -31257,10 +32762,10 @@ break;
 }
 }
 else {
-validate1459.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
+validate1546.errors = [{instancePath,schemaPath:"#/type",keyword:"type",params:{type: "array"},message:"must be array"}];
 return false;
 }
 }
-validate1459.errors = vErrors;
+validate1546.errors = vErrors;
 return errors === 0;
 }

@@ -5,9 +5,10 @@
  * what can pass later: execution past `network.rpc.call.timeout` (the engine stops the EVM at the message's deadline
  * and throws `CallTimeoutError`). Caps that answer -32602: eth_getLogs (eth/log-filter.ts), trace_filter
  * (trace/filter.ts), debug_accountRange / debug_storageRangeAt's `maxResults` (debug/block-state.ts),
- * svc_getAccountTransactions' range. A `gas` above `network.rpc.call.gas-cap` is no error: it runs with the cap.
- * The trace caps (debug/trace-config.ts, trace/tracing.ts: time, struct-log entries, answer size) still answer -32005.
+ * svc_getAccountTransactions' range, and the trace caps on size (struct-log entries, answer bytes; `traceCapCode`).
+ * A `gas` above `network.rpc.call.gas-cap` is no error: it runs with the cap.
  */
+import type { TraceCap } from '../chain/trace/index.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 
 /** `data: { limit, requested }`; a requested value past JS numbers goes as hex. */
@@ -52,4 +53,12 @@ export function callTimedOut(method: string, limitMs: number): RpcError {
     `${method}: execution aborted after the time limit of ${durationText(limitMs)} (network.rpc.call.timeout)`,
     { limit: limitMs },
   );
+}
+
+/**
+ * The code of a trace stopped by a cap (debug/trace-config.ts, trace/tracing.ts). The struct-log and answer-size caps
+ * are deterministic, the same trace always reaches them: -32602. Only the time cap may pass on a quieter node: -32005.
+ */
+export function traceCapCode(cap: TraceCap): number {
+  return cap === 'timeout' ? ErrorCode.LimitExceeded : ErrorCode.InvalidParams;
 }

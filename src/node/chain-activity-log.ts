@@ -136,6 +136,8 @@ export function logChainActivity(engine: ChainEngine, log: Logger, opts: ChainAc
   };
 
   const onImported = (event: BlockImportedEvent) => {
+    // Muted at arrival, not when the line is due: a block that came while the log was quiet is never announced.
+    if (log.quiet) return;
     arrivals.push(event);
     if (settleTimer === undefined) {
       settleTimer = setTimeout(flushArrivals, settleMs);

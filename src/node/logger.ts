@@ -15,6 +15,11 @@ export interface Logger {
   /** A logger whose lines all carry `fields` (e.g. `{ component: 'rpc' }`). */
   child(fields: LogFields): Logger;
   readonly level: LogLevel;
+  /**
+   * true: info and debug lines are dropped, warnings and errors still go out (anvil_setLoggingEnabled). One switch
+   * for a logger and every child of it.
+   */
+  quiet: boolean;
 }
 
 export interface LoggerOptions {
@@ -44,10 +49,11 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const format = options.format ?? (stream.isTTY ? 'pretty' : 'json');
   const threshold = rank[options.level ?? 'info'];
   const level = options.level ?? 'info';
+  let quiet = false;
 
   const make = (bound: LogFields): Logger => {
     const write = (lvl: LogLevel, msg: string, fields?: LogFields) => {
-      if (rank[lvl] < threshold) return;
+      if (rank[lvl] < threshold || (quiet && rank[lvl] < rank.warn)) return;
       const time = new Date().toISOString();
       let line: string;
       if (format === 'json') {
@@ -65,6 +71,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       warn: (msg, fields) => write('warn', msg, fields),
       error: (msg, fields) => write('error', msg, fields),
       child: (fields) => make({ ...bound, ...fields }),
+      get quiet() {
+        return quiet;
+      },
+      set quiet(on: boolean) {
+        quiet = on;
+      },
     };
   };
   return make({});

@@ -12,7 +12,7 @@ import { DatabaseLockedError } from '../chain/db/chain-db.js';
 import { logChainActivity } from './chain-activity-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { ForkConfig, NodeConfig } from './config.js';
-import { UpstreamClient } from './fork/upstream-client.js';
+import { type UpstreamClient, upstreamClientFor } from './fork/upstream-client.js';
 import { forkNetworkOf } from './fork/upstream-network.js';
 import type { NetworkName } from '../chain/networks/types.js';
 import type { SvcNode } from './node.js';
@@ -159,7 +159,7 @@ async function forkOptionsOf(
   config: ForkConfig,
   datadir: string,
 ): Promise<{ network: NetworkName; fork: UpstreamClient }> {
-  const upstream = new UpstreamClient(config);
+  const upstream = upstreamClientFor(config);
   return { network: await forkNetworkOf(datadir, upstream), fork: upstream };
 }
 

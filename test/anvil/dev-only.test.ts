@@ -35,5 +35,10 @@ describe('anvil namespace: dev only, protected', () => {
     expect(anonymous.status).toBe(401);
     const withKey = await post(node.url, request('evm_snapshot', []), { headers: { 'x-api-key': 'anvil-test-key' } });
     expect(withKey.body).toMatchObject({ result: '0x0' });
+    // A send as any account without its key is the anvil namespace's too, eth_ prefix or not.
+    const send = [
+      { from: '0x1111111111111111111111111111111111111111', to: '0x2222222222222222222222222222222222222222' },
+    ];
+    expect((await post(node.url, request('eth_sendUnsignedTransaction', send))).status).toBe(401);
   });
 });

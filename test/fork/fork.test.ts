@@ -2,7 +2,8 @@
  * Fork mode end to end: an svc-node dev chain with a deployed token is the upstream; a second svc-node forks it at a
  * pinned block (`--fork-url`, through a loopback proxy that records every upstream call), reads the token's code and
  * balances from there, sends a token transfer as the holder (impersonated: the fork has no key for it), and the
- * upstream is never written to. Restarted on its datadir, the fork asks the upstream nothing for what it read before.
+ * upstream is never written to. anvil_setRpcUrl moves its reads to another URL of the upstream. Restarted on its
+ * datadir, the fork asks the upstream nothing for what it read before.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -223,6 +224,34 @@ describe('a fork of an svc-node dev chain', () => {
     );
     const block = await rpc(upstream.url, 'eth_getBlockByNumber', [`0x${unread.toString(16)}`, false]);
     expect(await rpc(fork!.url, 'eth_call', [{ data: blockHashCode(unread) }, 'latest'])).toBe(block.hash);
+  });
+
+  it('reads what it lacks from the URL anvil_setRpcUrl names; no info line while logging is off', async () => {
+    const second = await startCountingProxy(upstream.url);
+    const changedTo = (url: string) =>
+      fork!.logs.some((line) => line.msg === 'fork upstream changed' && line.upstream === url);
+    try {
+      await rpc(fork!.url, 'anvil_setLoggingEnabled', [false]);
+      await rpc(fork!.url, 'anvil_setRpcUrl', [second.url]);
+      await rpc(fork!.url, 'anvil_setLoggingEnabled', [true]);
+      proxy.reset();
+      // The engine's reads (a header for BLOCKHASH) and the fork history's (a block by hash) both go to the new URL.
+      const unread = forkBlock - 4n;
+      const block = await rpc(upstream.url, 'eth_getBlockByNumber', [`0x${unread.toString(16)}`, false]);
+      expect(await rpc(fork!.url, 'eth_call', [{ data: blockHashCode(unread) }, 'latest'])).toBe(block.hash);
+      expect(await rpc(fork!.url, 'eth_getBlockByHash', [`0x${'ab'.repeat(32)}`, false])).toBeNull();
+      expect(second.calls.map((c) => c.split(' ')[0])).toEqual(['eth_getBlockByNumber', 'eth_getBlockByHash']);
+      expect(proxy.calls).toEqual([]);
+      expect(BigInt(await rpc(fork!.url, 'eth_blockNumber'))).toBe(forkBlock + 1n);
+      expect((await rpc(fork!.url, 'anvil_nodeInfo')).forkConfig.forkUrl).toBe(second.url);
+      // Logging on again: this change is written; the one made while it was off never is.
+      await rpc(fork!.url, 'anvil_setRpcUrl', [proxy.url]);
+      while (!changedTo(proxy.url)) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(changedTo(second.url)).toBe(false);
+    } finally {
+      await rpc(fork!.url, 'anvil_setRpcUrl', [proxy.url]);
+      await second.close();
+    }
   });
 
   it('restarts on its datadir without asking the upstream for what it read before', async () => {

@@ -1,8 +1,9 @@
 /**
  * anvil_reset onto a fork, as Anvil does it (node/fork/fork-switch.ts): a plain dev node re-forks an upstream svc-node
  * at a given block, dropping its own blocks; a second reset re-forks the same upstream at another block, dropping the
- * local block and the state read for the first one; a plain reset returns to a plain dev chain at genesis. A reset
- * whose upstream does not answer fails and leaves the running chain as it was.
+ * local block and the state read for the first one (viem's null block number: the default block); a plain reset
+ * returns to a plain dev chain at genesis. A reset whose upstream does not answer fails and leaves the running chain
+ * as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
@@ -73,6 +74,11 @@ describe('anvil_reset onto a fork', () => {
     expect((refused as RpcCallError).message).toMatch(/fork upstream http:\/\/127\.0\.0\.1:1\/ failed/);
     expect(await blockNumber(url)).toBe(9n);
     expect(await balance(url, ALICE)).toBe(2n * ONE_ETHER);
+
+    // viem's reset() without arguments sends blockNumber null: the same upstream at its head minus 5, as Anvil.
+    await call(url, 'anvil_reset', [{ forking: { blockNumber: null } }]);
+    expect(await blockNumber(url)).toBe(5n);
+    expect(await balance(url, ALICE)).toBe(ONE_ETHER);
 
     // No forking: a plain dev chain at genesis, the same genesis as the upstream's own.
     await call(url, 'anvil_reset', []);

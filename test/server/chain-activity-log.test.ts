@@ -1,7 +1,8 @@
 /**
  * Chain activity at info (issue 24): a dev node that mines says so, block by block while blocks are few, in
- * aggregated "imported new chain segment" lines when many come at once, a reorganisation in its own line, and its
- * last line is "stopped". One node serves the cases in order.
+ * aggregated "imported new chain segment" lines when many come at once, a reorganisation in its own line, nothing
+ * of what came while anvil_setLoggingEnabled(false) had it quiet, and its last line is "stopped". One node serves the
+ * cases in order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
@@ -71,6 +72,20 @@ describe('chain activity in the log', () => {
     const reorg = node.logs.find((l) => l.msg === 'chain reorg')!;
     expect(reorg).toMatchObject({ depth: 2, oldNumber: String(top), ancestor: String(top - 2) });
     expect(Number(reorg.newNumber)).toBeGreaterThan(top);
+  }, 60_000);
+
+  it('announces no block that came while anvil_setLoggingEnabled(false) had it quiet', async () => {
+    // A line naming a block is written only after every block before it was (in its own line or a segment).
+    const logged = (n: number) => activity(node.logs).some((l) => l.number === String(n));
+    const settled = await head();
+    await expect.poll(() => logged(settled), { timeout: 30_000 }).toBe(true);
+    const before = blocksIn(activity(node.logs));
+    await call('anvil_setLoggingEnabled', [false]);
+    await call('anvil_mine', ['0x3']);
+    await call('anvil_setLoggingEnabled', [true]);
+    await call('anvil_mine', ['0x2']);
+    await expect.poll(() => logged(settled + 5), { timeout: 30_000 }).toBe(true);
+    expect(blocksIn(activity(node.logs))).toBe(before + 2);
   }, 60_000);
 
   it('ends with a "stopped" line after "shutting down"', async () => {

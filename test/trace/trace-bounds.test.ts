@@ -1,16 +1,29 @@
 /**
  * The caps on one trace: a 30 M-gas loop traced with debug_traceCall stops at the struct-log entry cap, the
- * result-size cap or the time cap, each answered -32005 naming the cap's setting (or the request's own timeout),
- * and while the trace runs the node keeps answering other requests (the trace yields to the event loop).
+ * result-size cap (trace_call's answer too, of a loop of calls) or the time cap, each answered naming the cap's
+ * setting (or the request's own timeout): the size caps -32602 (the same trace always reaches them, and cast and
+ * viem retry -32005 as a rate limit), the time cap -32005. While the trace runs the node keeps answering other
+ * requests (the trace yields to the event loop).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
 import { RpcCallError, call } from '../helpers/rpc.js';
-import { deployCode, loopRuntime } from './evm-asm.js';
+import { asm, deployCode, loopRuntime, push } from './evm-asm.js';
 import { ACCOUNT0, contractAt, sendScenario } from './scenario.js';
 
 let node: NodeProcess;
 const loopCall = { from: ACCOUNT0, to: contractAt(0), gas: `0x${(30_000_000).toString(16)}` };
+/** Calls an empty account over and over until out of gas: a call frame per iteration for trace_*'s answer. */
+const callLoopRuntime = asm([
+  'JUMPDEST',
+  ...[0, 0, 0, 0, 0].map(push),
+  push('0x1234'),
+  'GAS',
+  'CALL',
+  'POP',
+  push(0),
+  'JUMP',
+]);
 
 const refusal = async (config: object): Promise<RpcCallError> => {
   const err = await call(node.url, 'debug_traceCall', [loopCall, 'latest', config]).catch((e: unknown) => e);
@@ -27,7 +40,10 @@ beforeAll(async () => {
       SVC_NODE_NETWORK_RPC_DEBUG_TRACE_TIMEOUT: '2s',
     },
   });
-  await sendScenario(node.url, [{ name: 'deploy loop', data: deployCode(loopRuntime), gas: 100_000 }]);
+  await sendScenario(node.url, [
+    { name: 'deploy loop', data: deployCode(loopRuntime), gas: 100_000 },
+    { name: 'deploy call loop', data: deployCode(callLoopRuntime), gas: 100_000 },
+  ]);
 }, 60_000);
 
 afterAll(async () => {
@@ -37,15 +53,23 @@ afterAll(async () => {
 describe('trace caps', () => {
   it('stops the struct logger at network.rpc.debug.max-struct-logs', async () => {
     const err = await refusal({ disableStack: true });
-    expect(err.code).toBe(-32005);
+    expect(err.code).toBe(-32602);
     expect(err.message).toContain('network.rpc.debug.max-struct-logs');
     expect(err.message).toContain('3000');
   });
 
   it('stops a trace whose answer grows past network.rpc.debug.max-trace-bytes', async () => {
     const err = await refusal({});
-    expect(err.code).toBe(-32005);
+    expect(err.code).toBe(-32602);
     expect(err.message).toContain('network.rpc.debug.max-trace-bytes');
+  });
+
+  it("stops trace_call's answer at network.rpc.debug.max-trace-bytes too", async () => {
+    const callLoop = { ...loopCall, to: contractAt(1) };
+    const err = await call(node.url, 'trace_call', [callLoop, ['trace'], 'latest']).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RpcCallError);
+    expect((err as RpcCallError).code).toBe(-32602);
+    expect((err as RpcCallError).message).toContain('network.rpc.debug.max-trace-bytes');
   });
 
   it('keeps `limit` a silent truncation under the cap, as geth does', async () => {

@@ -780,7 +780,8 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32602 invalid params: the block RLP cannot be decoded
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlock(...params: T.DebugTraceBlockParams): Promise<T.DebugTraceBlockResult>;
@@ -792,7 +793,8 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByHash(...params: T.DebugTraceBlockByHashParams): Promise<T.DebugTraceBlockByHashResult>;
@@ -805,7 +807,8 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByNumber(...params: T.DebugTraceBlockByNumberParams): Promise<T.DebugTraceBlockByNumberResult>;
@@ -818,7 +821,8 @@ export interface RpcMethodsClient {
    * @returns trace
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    */
   debug_traceCall(...params: T.DebugTraceCallParams): Promise<T.DebugTraceCallResult>;
   /**
@@ -828,7 +832,8 @@ export interface RpcMethodsClient {
    * @param [config] geth's TraceConfig: the tracer and its options, timeout.
    * @returns trace
    * @throws {RpcClientError} -32000 transaction 0x… not found
-   * @throws {RpcClientError} -32005 trace stopped at a node limit: <cap> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
+   * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceTransaction(...params: T.DebugTraceTransactionParams): Promise<T.DebugTraceTransactionResult>;
@@ -837,7 +842,8 @@ export interface RpcMethodsClient {
    *
    * @param block A block number or tag.
    * @returns traces
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
   trace_block(...params: T.TraceBlockParams): Promise<T.TraceBlockResult>;
@@ -849,7 +855,8 @@ export interface RpcMethodsClient {
    * @param [block] The block whose post-state the call runs on (default latest).
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_call(...params: T.TraceCallParams): Promise<T.TraceCallResult>;
@@ -860,7 +867,8 @@ export interface RpcMethodsClient {
    * @param [block] The block whose post-state the call runs on (default latest).
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_callMany(...params: T.TraceCallManyParams): Promise<T.TraceCallManyResult>;
@@ -870,7 +878,8 @@ export interface RpcMethodsClient {
    * @param filter The query.
    * @returns traces
    * @throws {RpcClientError} -32602 trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
   trace_filter(...params: T.TraceFilterParams): Promise<T.TraceFilterResult>;
@@ -880,7 +889,8 @@ export interface RpcMethodsClient {
    * @param transactionHash A transaction's hash.
    * @param indices The trace address.
    * @returns trace
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_get(...params: T.TraceGetParams): Promise<T.TraceGetResult>;
   /**
@@ -891,7 +901,8 @@ export interface RpcMethodsClient {
    * @param [block] The block whose post-state the call runs on (default latest).
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_rawTransaction(...params: T.TraceRawTransactionParams): Promise<T.TraceRawTransactionResult>;
   /**
@@ -901,7 +912,8 @@ export interface RpcMethodsClient {
    * @param traceTypes "trace" and/or "stateDiff".
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_replayBlockTransactions(...params: T.TraceReplayBlockTransactionsParams): Promise<T.TraceReplayBlockTransactionsResult>;
   /**
@@ -911,7 +923,8 @@ export interface RpcMethodsClient {
    * @param traceTypes "trace" and/or "stateDiff".
    * @returns results
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_replayTransaction(...params: T.TraceReplayTransactionParams): Promise<T.TraceReplayTransactionResult>;
   /**
@@ -919,7 +932,8 @@ export interface RpcMethodsClient {
    *
    * @param transactionHash A transaction's hash.
    * @returns traces
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    */
   trace_transaction(...params: T.TraceTransactionParams): Promise<T.TraceTransactionResult>;
   /**
@@ -1036,12 +1050,32 @@ export interface RpcMethodsClient {
    */
   test_setChainParams(...params: T.TestSetChainParamsParams): Promise<T.TestSetChainParamsResult>;
   /**
+   * `anvil_addBalance`: Adds to an account's balance.
+   *
+   * @param address The account.
+   * @param amount Wei to add.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_addBalance(...params: T.AnvilAddBalanceParams): Promise<T.AnvilAddBalanceResult>;
+  /**
    * `anvil_autoImpersonateAccount`: Impersonates every account.
    *
    * @param enabled On or off.
    * @returns result
    */
   anvil_autoImpersonateAccount(...params: T.AnvilAutoImpersonateAccountParams): Promise<T.AnvilAutoImpersonateAccountResult>;
+  /**
+   * `anvil_dealERC20`: Sets an account's balance of an ERC-20 token.
+   *
+   * @param address The holder.
+   * @param tokenAddress The ERC-20 contract.
+   * @param balance The token balance, in the token's smallest unit.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32000 Unable to set ERC20 balance, no slot found
+   */
+  anvil_dealERC20(...params: T.AnvilDealERC20Params): Promise<T.AnvilDealERC20Result>;
   /**
    * `anvil_dropAllTransactions`: Empties the pool.
    *
@@ -1104,6 +1138,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_mine(...params: T.AnvilMineParams): Promise<T.AnvilMineResult>;
+  /**
+   * `anvil_mine_detailed`: Mines blocks now and returns them with their transactions.
+   *
+   * @param [options] A timestamp or {timestamp, blocks}.
+   * @returns blocks
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_mine_detailed(...params: T.AnvilMineDetailedParams): Promise<T.AnvilMineDetailedResult>;
   /**
    * `anvil_nodeInfo`: The dev chain's head and settings.
    *
@@ -1180,12 +1222,31 @@ export interface RpcMethodsClient {
    */
   anvil_setCoinbase(...params: T.AnvilSetCoinbaseParams): Promise<T.AnvilSetCoinbaseResult>;
   /**
+   * `anvil_setERC20Allowance`: Sets an owner's ERC-20 allowance for a spender.
+   *
+   * @param owner The account whose tokens may be spent.
+   * @param spender The account allowed to spend them.
+   * @param tokenAddress The ERC-20 contract.
+   * @param amount The allowance, in the token's smallest unit.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32000 Unable to set ERC20 allowance, no slot found
+   */
+  anvil_setERC20Allowance(...params: T.AnvilSetERC20AllowanceParams): Promise<T.AnvilSetERC20AllowanceResult>;
+  /**
    * `anvil_setIntervalMining`: Mines a block every few seconds.
    *
    * @param seconds Interval in seconds; 0 stops.
    * @returns result
    */
   anvil_setIntervalMining(...params: T.AnvilSetIntervalMiningParams): Promise<T.AnvilSetIntervalMiningResult>;
+  /**
+   * `anvil_setLoggingEnabled`: Turns the node's info lines off or on.
+   *
+   * @param enabled Whether to write info lines.
+   * @returns result
+   */
+  anvil_setLoggingEnabled(...params: T.AnvilSetLoggingEnabledParams): Promise<T.AnvilSetLoggingEnabledResult>;
   /**
    * `anvil_setMinGasPrice`: Sets the pool's minimum gas price.
    *
@@ -1194,6 +1255,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_setMinGasPrice(...params: T.AnvilSetMinGasPriceParams): Promise<T.AnvilSetMinGasPriceResult>;
+  /**
+   * `anvil_setNextBlockBaseFeePerGas`: Refused: Ethereum Classic blocks have no base fee.
+   *
+   * @param baseFeePerGas Wei per gas.
+   * @returns result
+   * @throws {RpcClientError} -32602 anvil_setNextBlockBaseFeePerGas: Ethereum Classic has no base fee (EIP-1559 is not active); set a minimum gas price with anvil_setMinGasPrice instead
+   */
+  anvil_setNextBlockBaseFeePerGas(...params: T.AnvilSetNextBlockBaseFeePerGasParams): Promise<T.AnvilSetNextBlockBaseFeePerGasResult>;
   /**
    * `anvil_setNextBlockTimestamp`: Sets the next block's timestamp.
    *
@@ -1211,6 +1280,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   anvil_setNonce(...params: T.AnvilSetNonceParams): Promise<T.AnvilSetNonceResult>;
+  /**
+   * `anvil_setRpcUrl`: Sets the fork's upstream URL.
+   *
+   * @param url The upstream's http(s) JSON-RPC URL.
+   * @returns result
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  anvil_setRpcUrl(...params: T.AnvilSetRpcUrlParams): Promise<T.AnvilSetRpcUrlResult>;
   /**
    * `anvil_setStorageAt`: Sets one storage slot.
    *
@@ -1235,6 +1312,18 @@ export interface RpcMethodsClient {
    */
   anvil_stopImpersonatingAccount(...params: T.AnvilStopImpersonatingAccountParams): Promise<T.AnvilStopImpersonatingAccountResult>;
   /**
+   * `eth_sendUnsignedTransaction`: Sends a transaction as any account, without a signature.
+   *
+   * @param transaction The transaction; only `from` is required.
+   * @returns transactionHash
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   * @throws {RpcClientError} -32003 nonce too low
+   * @throws {RpcClientError} -32003 insufficient funds for gas * price + value
+   * @throws {RpcClientError} -32003 exceeds block gas limit
+   * @throws {RpcClientError} 3 execution reverted: <reason>
+   */
+  eth_sendUnsignedTransaction(...params: T.EthSendUnsignedTransactionParams): Promise<T.EthSendUnsignedTransactionResult>;
+  /**
    * `evm_increaseTime`: Moves the clock forward.
    *
    * @param seconds Seconds to add.
@@ -1249,6 +1338,14 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: <why>
    */
   evm_mine(...params: T.EvmMineParams): Promise<T.EvmMineResult>;
+  /**
+   * `evm_mine_detailed`: Mines blocks now and returns them with their transactions.
+   *
+   * @param [options] A timestamp or {timestamp, blocks}.
+   * @returns blocks
+   * @throws {RpcClientError} -32602 invalid params: <why>
+   */
+  evm_mine_detailed(...params: T.EvmMineDetailedParams): Promise<T.EvmMineDetailedResult>;
   /**
    * `evm_revert`: Goes back to a snapshot.
    *
@@ -1647,7 +1744,7 @@ export interface RpcMethodsClient {
    * @param address The contract.
    * @returns creator
    * @throws {RpcClientError} -32004 <what this node does not hold>
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    */
   ots_getContractCreator(...params: T.OtsGetContractCreatorParams): Promise<T.OtsGetContractCreatorResult>;
   /**
@@ -1656,7 +1753,7 @@ export interface RpcMethodsClient {
    * @param transactionHash The transaction hash.
    * @returns operations
    * @throws {RpcClientError} -32000 transaction 0x… not found
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    */
   ots_getInternalOperations(...params: T.OtsGetInternalOperationsParams): Promise<T.OtsGetInternalOperationsResult>;
   /**
@@ -1674,7 +1771,7 @@ export interface RpcMethodsClient {
    * @param transactionHash The transaction hash.
    * @returns revertData
    * @throws {RpcClientError} -32000 transaction 0x… not found
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    */
   ots_getTransactionError(...params: T.OtsGetTransactionErrorParams): Promise<T.OtsGetTransactionErrorResult>;
   /**
@@ -1710,7 +1807,7 @@ export interface RpcMethodsClient {
    * @param transactionHash The transaction hash.
    * @returns entries
    * @throws {RpcClientError} -32000 transaction 0x… not found
-   * @throws {RpcClientError} -32005 <what> exceeds the limit of <n> (<setting>)
+   * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    */
   ots_traceTransaction(...params: T.OtsTraceTransactionParams): Promise<T.OtsTraceTransactionResult>;
 }
@@ -1830,7 +1927,9 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   test_modifyTimestamp: 'test_modifyTimestamp',
   test_rewindToBlock: 'test_rewindToBlock',
   test_setChainParams: 'test_setChainParams',
+  anvil_addBalance: 'anvil_addBalance',
   anvil_autoImpersonateAccount: 'anvil_autoImpersonateAccount',
+  anvil_dealERC20: 'anvil_dealERC20',
   anvil_dropAllTransactions: 'anvil_dropAllTransactions',
   anvil_dropTransaction: 'anvil_dropTransaction',
   anvil_dumpState: 'anvil_dumpState',
@@ -1840,6 +1939,7 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   anvil_loadState: 'anvil_loadState',
   anvil_metadata: 'anvil_metadata',
   anvil_mine: 'anvil_mine',
+  anvil_mine_detailed: 'anvil_mine_detailed',
   anvil_nodeInfo: 'anvil_nodeInfo',
   anvil_removeBlockTimestampInterval: 'anvil_removeBlockTimestampInterval',
   anvil_reset: 'anvil_reset',
@@ -1850,15 +1950,21 @@ const METHOD_NAMES: { readonly [member: string]: string } = {
   anvil_setBlockTimestampInterval: 'anvil_setBlockTimestampInterval',
   anvil_setCode: 'anvil_setCode',
   anvil_setCoinbase: 'anvil_setCoinbase',
+  anvil_setERC20Allowance: 'anvil_setERC20Allowance',
   anvil_setIntervalMining: 'anvil_setIntervalMining',
+  anvil_setLoggingEnabled: 'anvil_setLoggingEnabled',
   anvil_setMinGasPrice: 'anvil_setMinGasPrice',
+  anvil_setNextBlockBaseFeePerGas: 'anvil_setNextBlockBaseFeePerGas',
   anvil_setNextBlockTimestamp: 'anvil_setNextBlockTimestamp',
   anvil_setNonce: 'anvil_setNonce',
+  anvil_setRpcUrl: 'anvil_setRpcUrl',
   anvil_setStorageAt: 'anvil_setStorageAt',
   anvil_snapshot: 'anvil_snapshot',
   anvil_stopImpersonatingAccount: 'anvil_stopImpersonatingAccount',
+  eth_sendUnsignedTransaction: 'eth_sendUnsignedTransaction',
   evm_increaseTime: 'evm_increaseTime',
   evm_mine: 'evm_mine',
+  evm_mine_detailed: 'evm_mine_detailed',
   evm_revert: 'evm_revert',
   evm_setAccountNonce: 'evm_setAccountNonce',
   evm_setAutomine: 'evm_setAutomine',

@@ -248,8 +248,10 @@ export type TestMineBlocksResult = boolean;
 export type TestModifyTimestampResult = boolean;
 export type TestRewindToBlockResult = boolean;
 export type TestSetChainParamsResult = boolean;
+export type AnvilAddBalanceResult = null;
 export type AnvilAutoImpersonateAccountEnabledParam = boolean;
 export type AnvilAutoImpersonateAccountResult = null;
+export type AnvilDealERC20Result = null;
 export type AnvilDropAllTransactionsResult = null;
 export type AnvilDropTransactionResult = Hash32 | null;
 export type AnvilGetAutomineResult = boolean;
@@ -257,6 +259,7 @@ export type AnvilImpersonateAccountResult = null;
 export type AnvilIncreaseTimeResult = number;
 export type AnvilLoadStateResult = boolean;
 export type AnvilMineResult = null;
+export type AnvilMineDetailedResult = AnvilMinedBlock[];
 export type AnvilRemoveBlockTimestampIntervalResult = boolean;
 export type AnvilResetResult = null;
 export type AnvilRevertResult = boolean;
@@ -267,13 +270,20 @@ export type AnvilSetBlockGasLimitResult = boolean;
 export type AnvilSetBlockTimestampIntervalResult = null;
 export type AnvilSetCodeResult = null;
 export type AnvilSetCoinbaseResult = null;
+export type AnvilSetERC20AllowanceResult = null;
 export type AnvilSetIntervalMiningResult = null;
+export type AnvilSetLoggingEnabledEnabledParam = boolean;
+export type AnvilSetLoggingEnabledResult = null;
 export type AnvilSetMinGasPriceResult = null;
+export type AnvilSetNextBlockBaseFeePerGasResult = null;
 export type AnvilSetNextBlockTimestampResult = null;
 export type AnvilSetNonceResult = null;
+export type AnvilSetRpcUrlUrlParam = string;
+export type AnvilSetRpcUrlResult = null;
 export type AnvilSetStorageAtResult = boolean;
 export type AnvilStopImpersonatingAccountResult = null;
 export type EvmIncreaseTimeResult = number;
+export type EvmMineDetailedResult = AnvilMinedBlock[];
 export type EvmRevertResult = boolean;
 export type EvmSetAccountNonceResult = null;
 export type EvmSetAutomineEnabledParam = boolean;
@@ -1795,12 +1805,12 @@ export interface SignedTransactionResult {
   tx: Transaction;
 }
 /**
- * anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5).
+ * anvil_reset's option as Anvil and viem send it. forking asks for a new fork: jsonRpcUrl, the upstream's http(s) JSON-RPC URL (an etc, mordor or svc-node dev node; default: the running fork's), and blockNumber, the block to pin (default: the upstream's head minus 5). null stands for a value left out (viem's reset() sends blockNumber null when none is given).
  */
 export interface AnvilResetOptions {
   forking?: {
-    jsonRpcUrl?: string;
-    blockNumber?: number | string;
+    jsonRpcUrl?: string | null;
+    blockNumber?: number | string | null;
     [k: string]: unknown | undefined;
   };
   [k: string]: unknown | undefined;
@@ -2033,6 +2043,61 @@ export interface OtsTransactionsPage {
   receipts: OtsReceipt[];
   firstPage: boolean;
   lastPage: boolean;
+}
+/**
+ * A block evm_mine_detailed mined: the Block as eth_getBlockByNumber gives it with full transactions, each an AnvilMinedTransaction.
+ */
+export interface AnvilMinedBlock {
+  number: Uint;
+  hash: Hash32;
+  parentHash: Hash32;
+  nonce: Bytes8 | "0x";
+  mixHash: Hash32 | "0x";
+  sha3Uncles: Hash32;
+  logsBloom: Bytes256;
+  transactionsRoot: Hash32;
+  stateRoot: Hash32;
+  receiptsRoot: Hash32;
+  miner: Address;
+  difficulty: Uint;
+  totalDifficulty: Uint;
+  lastCheckpointNumber?: Uint;
+  extraData: Bytes;
+  size: Uint;
+  gasLimit: Uint;
+  gasUsed: Uint;
+  timestamp: Uint;
+  checkpoint?: NotFound | Checkpoint;
+  transactions?: AnvilMinedTransaction[];
+  uncles: Hash32[];
+}
+/**
+ * A transaction of a block evm_mine_detailed mined: the Transaction with `output`, the bytes its top call returned (a revert's data when it failed), and `revertReason` when that data is an Error(string), as Anvil gives them.
+ */
+export interface AnvilMinedTransaction {
+  type: "0x0" | "0x1";
+  hash: Hash32;
+  nonce: Uint;
+  blockHash: NotFound | Hash32;
+  blockNumber: NotFound | Uint;
+  transactionIndex: NotFound | Uint;
+  from: Address;
+  to: NotFound | Address;
+  value: Uint;
+  gasPrice: Uint;
+  gas: Uint;
+  input: Bytes;
+  chainId?: Uint;
+  accessList?: AccessList;
+  v: Uint;
+  r: Uint;
+  s: Uint;
+  yParity?: Uint;
+  output: Bytes;
+  /**
+   * A failed transaction's Error(string) message, when its output is one.
+   */
+  revertReason?: string;
 }
 /** Positional params of `eth_accounts`. */
 export type EthAccountsParams = [];
@@ -2360,8 +2425,12 @@ export type TestModifyTimestampParams = [timestamp: TestQuantity];
 export type TestRewindToBlockParams = [blockNumber: TestQuantity];
 /** Positional params of `test_setChainParams`. */
 export type TestSetChainParamsParams = [chainParams: ChainParams];
+/** Positional params of `anvil_addBalance`. */
+export type AnvilAddBalanceParams = [address: Address, amount: TestQuantity];
 /** Positional params of `anvil_autoImpersonateAccount`. */
 export type AnvilAutoImpersonateAccountParams = [enabled: AnvilAutoImpersonateAccountEnabledParam];
+/** Positional params of `anvil_dealERC20`. */
+export type AnvilDealERC20Params = [address: Address, tokenAddress: Address, balance: TestQuantity];
 /** Positional params of `anvil_dropAllTransactions`. */
 export type AnvilDropAllTransactionsParams = [];
 /** Positional params of `anvil_dropTransaction`. */
@@ -2384,6 +2453,8 @@ export type AnvilMetadataParams = [];
 export type AnvilMetadataResult = AnvilMetadata;
 /** Positional params of `anvil_mine`. */
 export type AnvilMineParams = [count?: TestQuantity, interval?: TestQuantity];
+/** Positional params of `anvil_mine_detailed`. */
+export type AnvilMineDetailedParams = [options?: AnvilMineOptions];
 /** Positional params of `anvil_nodeInfo`. */
 export type AnvilNodeInfoParams = [];
 /** Result of `anvil_nodeInfo`. */
@@ -2406,14 +2477,22 @@ export type AnvilSetBlockTimestampIntervalParams = [interval: TestQuantity];
 export type AnvilSetCodeParams = [address: Address, code: Bytes];
 /** Positional params of `anvil_setCoinbase`. */
 export type AnvilSetCoinbaseParams = [address: Address];
+/** Positional params of `anvil_setERC20Allowance`. */
+export type AnvilSetERC20AllowanceParams = [owner: Address, spender: Address, tokenAddress: Address, amount: TestQuantity];
 /** Positional params of `anvil_setIntervalMining`. */
 export type AnvilSetIntervalMiningParams = [seconds: TestQuantity];
+/** Positional params of `anvil_setLoggingEnabled`. */
+export type AnvilSetLoggingEnabledParams = [enabled: AnvilSetLoggingEnabledEnabledParam];
 /** Positional params of `anvil_setMinGasPrice`. */
 export type AnvilSetMinGasPriceParams = [gasPrice: TestQuantity];
+/** Positional params of `anvil_setNextBlockBaseFeePerGas`. */
+export type AnvilSetNextBlockBaseFeePerGasParams = [baseFeePerGas: TestQuantity];
 /** Positional params of `anvil_setNextBlockTimestamp`. */
 export type AnvilSetNextBlockTimestampParams = [timestamp: TestQuantity];
 /** Positional params of `anvil_setNonce`. */
 export type AnvilSetNonceParams = [address: Address, nonce: TestQuantity];
+/** Positional params of `anvil_setRpcUrl`. */
+export type AnvilSetRpcUrlParams = [url: AnvilSetRpcUrlUrlParam];
 /** Positional params of `anvil_setStorageAt`. */
 export type AnvilSetStorageAtParams = [address: Address, slot: TestQuantity, value: Bytes32];
 /** Positional params of `anvil_snapshot`. */
@@ -2422,12 +2501,18 @@ export type AnvilSnapshotParams = [];
 export type AnvilSnapshotResult = Uint;
 /** Positional params of `anvil_stopImpersonatingAccount`. */
 export type AnvilStopImpersonatingAccountParams = [address: Address];
+/** Positional params of `eth_sendUnsignedTransaction`. */
+export type EthSendUnsignedTransactionParams = [transaction: TransactionRequest];
+/** Result of `eth_sendUnsignedTransaction`. */
+export type EthSendUnsignedTransactionResult = Hash32;
 /** Positional params of `evm_increaseTime`. */
 export type EvmIncreaseTimeParams = [seconds: TestQuantity];
 /** Positional params of `evm_mine`. */
 export type EvmMineParams = [options?: AnvilMineOptions];
 /** Result of `evm_mine`. */
 export type EvmMineResult = Uint;
+/** Positional params of `evm_mine_detailed`. */
+export type EvmMineDetailedParams = [options?: AnvilMineOptions];
 /** Positional params of `evm_revert`. */
 export type EvmRevertParams = [id: TestQuantity];
 /** Positional params of `evm_setAccountNonce`. */
@@ -2702,7 +2787,9 @@ export interface RpcMethods {
   test_modifyTimestamp: { params: TestModifyTimestampParams; result: TestModifyTimestampResult };
   test_rewindToBlock: { params: TestRewindToBlockParams; result: TestRewindToBlockResult };
   test_setChainParams: { params: TestSetChainParamsParams; result: TestSetChainParamsResult };
+  anvil_addBalance: { params: AnvilAddBalanceParams; result: AnvilAddBalanceResult };
   anvil_autoImpersonateAccount: { params: AnvilAutoImpersonateAccountParams; result: AnvilAutoImpersonateAccountResult };
+  anvil_dealERC20: { params: AnvilDealERC20Params; result: AnvilDealERC20Result };
   anvil_dropAllTransactions: { params: AnvilDropAllTransactionsParams; result: AnvilDropAllTransactionsResult };
   anvil_dropTransaction: { params: AnvilDropTransactionParams; result: AnvilDropTransactionResult };
   anvil_dumpState: { params: AnvilDumpStateParams; result: AnvilDumpStateResult };
@@ -2712,6 +2799,7 @@ export interface RpcMethods {
   anvil_loadState: { params: AnvilLoadStateParams; result: AnvilLoadStateResult };
   anvil_metadata: { params: AnvilMetadataParams; result: AnvilMetadataResult };
   anvil_mine: { params: AnvilMineParams; result: AnvilMineResult };
+  anvil_mine_detailed: { params: AnvilMineDetailedParams; result: AnvilMineDetailedResult };
   anvil_nodeInfo: { params: AnvilNodeInfoParams; result: AnvilNodeInfoResult };
   anvil_removeBlockTimestampInterval: { params: AnvilRemoveBlockTimestampIntervalParams; result: AnvilRemoveBlockTimestampIntervalResult };
   anvil_reset: { params: AnvilResetParams; result: AnvilResetResult };
@@ -2722,15 +2810,21 @@ export interface RpcMethods {
   anvil_setBlockTimestampInterval: { params: AnvilSetBlockTimestampIntervalParams; result: AnvilSetBlockTimestampIntervalResult };
   anvil_setCode: { params: AnvilSetCodeParams; result: AnvilSetCodeResult };
   anvil_setCoinbase: { params: AnvilSetCoinbaseParams; result: AnvilSetCoinbaseResult };
+  anvil_setERC20Allowance: { params: AnvilSetERC20AllowanceParams; result: AnvilSetERC20AllowanceResult };
   anvil_setIntervalMining: { params: AnvilSetIntervalMiningParams; result: AnvilSetIntervalMiningResult };
+  anvil_setLoggingEnabled: { params: AnvilSetLoggingEnabledParams; result: AnvilSetLoggingEnabledResult };
   anvil_setMinGasPrice: { params: AnvilSetMinGasPriceParams; result: AnvilSetMinGasPriceResult };
+  anvil_setNextBlockBaseFeePerGas: { params: AnvilSetNextBlockBaseFeePerGasParams; result: AnvilSetNextBlockBaseFeePerGasResult };
   anvil_setNextBlockTimestamp: { params: AnvilSetNextBlockTimestampParams; result: AnvilSetNextBlockTimestampResult };
   anvil_setNonce: { params: AnvilSetNonceParams; result: AnvilSetNonceResult };
+  anvil_setRpcUrl: { params: AnvilSetRpcUrlParams; result: AnvilSetRpcUrlResult };
   anvil_setStorageAt: { params: AnvilSetStorageAtParams; result: AnvilSetStorageAtResult };
   anvil_snapshot: { params: AnvilSnapshotParams; result: AnvilSnapshotResult };
   anvil_stopImpersonatingAccount: { params: AnvilStopImpersonatingAccountParams; result: AnvilStopImpersonatingAccountResult };
+  eth_sendUnsignedTransaction: { params: EthSendUnsignedTransactionParams; result: EthSendUnsignedTransactionResult };
   evm_increaseTime: { params: EvmIncreaseTimeParams; result: EvmIncreaseTimeResult };
   evm_mine: { params: EvmMineParams; result: EvmMineResult };
+  evm_mine_detailed: { params: EvmMineDetailedParams; result: EvmMineDetailedResult };
   evm_revert: { params: EvmRevertParams; result: EvmRevertResult };
   evm_setAccountNonce: { params: EvmSetAccountNonceParams; result: EvmSetAccountNonceResult };
   evm_setAutomine: { params: EvmSetAutomineParams; result: EvmSetAutomineResult };

@@ -102,9 +102,10 @@ export class DevControls {
 
   /**
    * `count` blocks now from the pool. `firstTimestamp` (checked by the clock) is the first block's; `interval`
-   * seconds (> 0) then separate them, else each takes the clock's next second.
+   * seconds (> 0) then separate them, else each takes the clock's next second. With `collect`, the mined blocks
+   * are returned (evm_mine_detailed); otherwise none is held, so a bulk mine stays light.
    */
-  async mine(count: number, firstTimestamp?: bigint, interval?: bigint): Promise<void> {
+  async mine(count: number, firstTimestamp?: bigint, interval?: bigint, collect = false): Promise<Block[]> {
     if (firstTimestamp !== undefined) this.clock.setNext(firstTimestamp);
     let previous: bigint | undefined;
     const timestamp = () => {
@@ -112,7 +113,8 @@ export class DevControls {
       previous = spaced ? this.clock.issue(previous! + interval!) : this.clock.take();
       return previous;
     };
-    await this.engine.miner.mineBlocks(count, { collect: false, timestamp });
+    const mined = await this.engine.miner.mineBlocks(count, { collect, timestamp });
+    return mined.map((m) => m.block);
   }
 
   // ---------------------------------------------------------------- state

@@ -7,6 +7,8 @@ import type { OpenedState } from '../state/state-view.js';
 
 export type StateEdit =
   | { readonly kind: 'balance'; readonly address: Uint8Array; readonly balance: bigint }
+  /** anvil_addBalance: read and added in the same edit, so nothing between can change the balance it adds to. */
+  | { readonly kind: 'addBalance'; readonly address: Uint8Array; readonly amount: bigint }
   | { readonly kind: 'nonce'; readonly address: Uint8Array; readonly nonce: bigint }
   | { readonly kind: 'code'; readonly address: Uint8Array; readonly code: Uint8Array }
   /** `value` is 32 bytes; zero deletes the slot. */
@@ -14,7 +16,10 @@ export type StateEdit =
 
 type StateManager = OpenedState['stateManager'];
 
-/** Applies `edits` in order; an account that does not exist yet is created empty first. */
+/**
+ * Applies `edits` in order; an account that does not exist yet is created empty first. A RangeError (a balance past
+ * 2^256) leaves the state as it was: the caller's edit is then not stored.
+ */
 export async function applyStateEdits(state: StateManager, edits: readonly StateEdit[]): Promise<void> {
   for (const edit of edits) {
     const address = new Address(edit.address);
@@ -22,6 +27,11 @@ export async function applyStateEdits(state: StateManager, edits: readonly State
     switch (edit.kind) {
       case 'balance':
         account.balance = edit.balance;
+        await state.putAccount(address, account);
+        break;
+      case 'addBalance':
+        account.balance += edit.amount;
+        if (account.balance >= 1n << 256n) throw new RangeError('the balance would reach 2^256');
         await state.putAccount(address, account);
         break;
       case 'nonce':

@@ -150,7 +150,7 @@ export interface TxTrace {
   readonly result: unknown;
 }
 
-/** Which cap stopped a trace; handlers answer it -32005 naming the cap and its setting. */
+/** Which cap stopped a trace; handlers answer it naming the cap and its setting (handlers/limits.ts's code). */
 export type TraceCap = 'timeout' | 'structLogs' | 'resultBytes';
 
 export class TraceLimitError extends Error {

@@ -71,6 +71,11 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     this.options.minGasPrice = price;
   }
 
+  /** The price floor of admission: a transaction priced below it is refused. */
+  get minGasPrice(): bigint {
+    return this.options.minGasPrice;
+  }
+
   /** Stops the sender-recovery worker. The pool stays usable (it then recovers senders in-thread). */
   async close(): Promise<void> {
     await this.senderRecovery.close();

@@ -1,5 +1,6 @@
 import type { AccountSigner } from '../../chain/accounts/index.js';
 import { devControlsOf } from '../../chain/dev/dev-controls.js';
+import type { Impersonation } from '../../chain/dev/impersonation.js';
 import type {
   AnvilAutoImpersonateAccountParams,
   AnvilAutoImpersonateAccountResult,
@@ -50,6 +51,11 @@ export function impersonatingSigner(
   if (engine.definition.name !== 'dev' || !ctx.node.enabledNamespaces.has('anvil')) return undefined;
   const { impersonation } = devControlsOf(engine);
   if (!impersonation.isImpersonated(from) && !(impersonation.auto && !hasKey())) return undefined;
+  return placeholderSigner(impersonation, from);
+}
+
+/** Signs as `from` with the placeholder signature whoever asks: impersonation, eth_sendUnsignedTransaction. */
+export function placeholderSigner(impersonation: Impersonation, from: Uint8Array): AccountSigner {
   return {
     address: from,
     signMessage: () => {

@@ -1,5 +1,7 @@
 import type { AnvilHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../../rpc/context.js';
+import { anvil_addBalance } from './addBalance.js';
+import { anvil_dealERC20 } from './dealERC20.js';
 import {
   anvil_autoImpersonateAccount,
   anvil_impersonateAccount,
@@ -15,7 +17,13 @@ import {
   evm_setIntervalMining,
 } from './mine.js';
 import { anvil_dropAllTransactions, anvil_dropTransaction, anvil_setCoinbase, anvil_setMinGasPrice } from './pool.js';
+import { anvil_mine_detailed, evm_mine_detailed } from './mineDetailed.js';
 import { anvil_reset } from './reset.js';
+import { anvil_setERC20Allowance } from './setERC20Allowance.js';
+import { eth_sendUnsignedTransaction } from './sendUnsignedTransaction.js';
+import { anvil_setLoggingEnabled } from './setLoggingEnabled.js';
+import { anvil_setNextBlockBaseFeePerGas } from './setNextBlockBaseFeePerGas.js';
+import { anvil_setRpcUrl } from './setRpcUrl.js';
 import { evm_revert, evm_snapshot } from './snapshot.js';
 import { anvil_dumpState, anvil_loadState } from './state-dump.js';
 import { anvil_setBalance, anvil_setCode, anvil_setNonce, anvil_setStorageAt } from './state.js';
@@ -81,4 +89,13 @@ export const anvilHandlers: AnvilHandlers<HandlerContext> = {
   hardhat_dumpState: anvil_dumpState,
   hardhat_loadState: anvil_loadState,
   hardhat_metadata: anvil_metadata,
+  eth_sendUnsignedTransaction,
+  anvil_setLoggingEnabled,
+  anvil_setNextBlockBaseFeePerGas,
+  anvil_setRpcUrl,
+  anvil_addBalance,
+  anvil_mine_detailed,
+  evm_mine_detailed,
+  anvil_dealERC20,
+  anvil_setERC20Allowance,
 };

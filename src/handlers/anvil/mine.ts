@@ -20,7 +20,7 @@ import { controlsOf } from './controls.js';
 /** Most blocks one call mines (they go in bulk, 500 per database batch). */
 const MAX_BLOCKS = 1_000_000;
 
-function blockCount(value: number | string | undefined, method: string): number {
+export function blockCount(value: number | string | undefined, method: string): number {
   if (value === undefined) return 1;
   const n = quantityNumberParam(value, method, 'count');
   if (n > MAX_BLOCKS) throw invalidParams(`invalid params for ${method}: at most ${MAX_BLOCKS} blocks per call`);
@@ -28,7 +28,7 @@ function blockCount(value: number | string | undefined, method: string): number 
 }
 
 /** Refuses a first timestamp at or before the head's (the clock's RangeError) as -32602. */
-async function mining(method: string, work: () => Promise<void>): Promise<void> {
+export async function mining(method: string, work: () => Promise<unknown>): Promise<void> {
   try {
     await work();
   } catch (err) {

@@ -21,7 +21,7 @@ export async function anvil_reset([options]: AnvilResetParams, ctx: HandlerConte
     if (!/^https?:\/\//.test(url))
       throw invalidParams(`invalid params for anvil_reset: forking.jsonRpcUrl must be an http(s) URL, got "${url}"`);
     const block =
-      forking.blockNumber === undefined
+      forking.blockNumber === undefined || forking.blockNumber === null
         ? undefined
         : quantityParam(forking.blockNumber, 'anvil_reset', 'forking.blockNumber');
     await forks.replace({ url, ...(block !== undefined ? { block } : {}) });

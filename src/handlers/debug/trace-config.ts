@@ -8,6 +8,7 @@ import type { GethTraceConfig } from '../../generated/types.js';
 import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
+import { traceCapCode } from '../limits.js';
 
 const GO_UNITS: Readonly<Record<string, number>> = {
   ns: 1e-6,
@@ -61,14 +62,17 @@ const SETTING_OF = {
   resultBytes: 'network.rpc.debug.max-trace-bytes',
 } as const;
 
-/** Runs a trace, answering the engine's caps -32005 (naming the cap and its setting) and replay failures -32000. */
+/**
+ * Runs a trace, answering a cap it reached (naming the cap and its setting) -32602 for the size caps and -32005 for
+ * the time cap (`traceCapCode`), and replay failures -32000.
+ */
 export async function answering<T>(method: string, trace: () => Promise<T>): Promise<T> {
   try {
     return await trace();
   } catch (err) {
     if (err instanceof TraceLimitError) {
       const source = err.cap === 'timeout' ? '' : ` (${SETTING_OF[err.cap]})`;
-      throw new RpcError(ErrorCode.LimitExceeded, `${method}: ${err.message}${source}`, {
+      throw new RpcError(traceCapCode(err.cap), `${method}: ${err.message}${source}`, {
         cap: err.cap,
         limit: err.limit,
       });

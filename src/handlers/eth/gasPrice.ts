@@ -14,7 +14,8 @@ export const GAS_PRICE_FLOOR = 1_000_000_000n;
  * A gas price suggestion, not a measurement of a market: the median gas price of the transactions in the
  * last GAS_PRICE_WINDOW blocks, never below GAS_PRICE_FLOOR (1 gwei), and the floor itself when those
  * blocks are empty (e.g. a fresh dev chain). The median ignores a few extreme bids, which an average
- * does not. Recomputed only when the head changes.
+ * does not. Recomputed only when the head changes. Never below the pool's own floor (txpool min price,
+ * anvil_setMinGasPrice), as Anvil's: a transaction priced as suggested must not be refused as underpriced.
  */
 const lastSuggestion = new WeakMap<ChainEngine, { readonly head: Block; readonly price: bigint }>();
 
@@ -22,10 +23,13 @@ export async function suggestGasPrice(engine: ChainEngine): Promise<bigint> {
   const head = engine.chain.getHead();
   // The head Block object changes exactly when the head does, so it keys the cache.
   const cached = lastSuggestion.get(engine);
-  if (cached !== undefined && cached.head === head) return cached.price;
-  const price = await medianPriceUpTo(engine, head);
-  lastSuggestion.set(engine, { head, price });
-  return price;
+  let price = cached?.price;
+  if (cached === undefined || cached.head !== head) {
+    price = await medianPriceUpTo(engine, head);
+    lastSuggestion.set(engine, { head, price });
+  }
+  const floor = engine.pool.minGasPrice;
+  return price! > floor ? price! : floor;
 }
 
 async function medianPriceUpTo(engine: ChainEngine, head: Block): Promise<bigint> {

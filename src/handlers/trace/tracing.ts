@@ -1,8 +1,8 @@
 /**
  * trace_* over the tracing engine (src/chain/trace): a block's transactions replayed with geth's callTracer and
  * prestateTracer, converted to OpenEthereum's shapes (parity-convert.ts), plus the block's reward traces from the
- * chain's reward rules. Engine failures become RPC errors here: a cap -32005 naming it, a replay that cannot run
- * -32000.
+ * chain's reward rules. Engine failures become RPC errors here: a cap naming it (the answer-size cap -32602, the time
+ * cap -32005: `traceCapCode`), a replay that cannot run -32000.
  */
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
@@ -23,6 +23,7 @@ import type { ParityTraceTypes } from '../../generated/types.js';
 import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
+import { traceCapCode } from '../limits.js';
 import {
   type LocalizedTrace,
   type ParityTrace,
@@ -48,7 +49,11 @@ export async function traced<T>(method: string, work: () => Promise<T>): Promise
     return await work();
   } catch (err) {
     if (err instanceof TraceLimitError) {
-      throw new RpcError(ErrorCode.LimitExceeded, `${method}: ${err.message}`, { cap: err.cap, limit: err.limit });
+      const setting = err.cap === 'resultBytes' ? ' (network.rpc.debug.max-trace-bytes)' : '';
+      throw new RpcError(traceCapCode(err.cap), `${method}: ${err.message}${setting}`, {
+        cap: err.cap,
+        limit: err.limit,
+      });
     }
     if (err instanceof TraceReplayError) throw new RpcError(ErrorCode.ServerError, `${method}: ${err.message}`);
     if (err instanceof StateNotHeldError) throw new RpcError(ErrorCode.ServerError, err.message);

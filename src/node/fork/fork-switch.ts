@@ -14,7 +14,7 @@ import { ChainEngine } from '../../chain/engine.js';
 import type { NetworkName } from '../../chain/networks/types.js';
 import type { SvcNode } from '../node.js';
 import { engineOptionsOf } from '../services.js';
-import { UpstreamClient } from './upstream-client.js';
+import { UpstreamClient, upstreamClientFor } from './upstream-client.js';
 import { forkNetworkOf } from './upstream-network.js';
 
 /** What a reset forks: the upstream's JSON-RPC URL and, optionally, the block to pin. */
@@ -44,13 +44,26 @@ export class ForkSwitcher {
   constructor(private readonly node: SvcNode) {
     const fork = node.config.fork;
     if (fork !== undefined) {
-      const client = new UpstreamClient(fork);
+      // The client the engine reads through (services.ts), so a new upstream URL reaches both.
+      const client = upstreamClientFor(fork);
       this.running = { url: fork.url, upstream: client.name, block: fork.block, client };
     }
   }
 
   get current(): RunningFork | undefined {
     return this.running;
+  }
+
+  /**
+   * anvil_setRpcUrl: the running fork reads what it lacks from `url` from now on, on the same block; false (nothing
+   * changed) when no fork runs.
+   */
+  setUpstreamUrl(url: string): boolean {
+    const running = this.running;
+    if (running === undefined) return false;
+    running.client.setUrl(url);
+    this.running = { ...running, url, upstream: running.client.name };
+    return true;
   }
 
   /** Puts a new fork of `target`, or a plain dev chain (undefined), in place of the running chain. */

@@ -49,20 +49,26 @@ interface RpcProof {
 }
 
 export class UpstreamClient implements ForkUpstream {
-  readonly name: string;
+  /** The upstream's URL without credentials, for messages and logs. */
+  name: string;
+  private url: string;
   private readonly limiter: RequestLimiter;
   private nextId = 1;
 
   constructor(private readonly config: ForkConfig) {
-    const url = new URL(config.url);
-    url.username = '';
-    url.password = '';
-    this.name = url.toString();
+    this.url = config.url;
+    this.name = withoutCredentials(config.url);
     this.limiter = new RequestLimiter({
       concurrency: config.concurrency,
       perSecond: config.requestsPerSecond,
       retries: config.retries,
     });
+  }
+
+  /** anvil_setRpcUrl: requests from now on go to `url` (requests under way finish where they started). */
+  setUrl(url: string): void {
+    this.url = url;
+    this.name = withoutCredentials(url);
   }
 
   async pinnedBlock(): Promise<bigint> {
@@ -125,7 +131,7 @@ export class UpstreamClient implements ForkUpstream {
   private async attempt<T>(method: string, params: readonly unknown[]): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(this.config.url, {
+      response = await fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
@@ -144,6 +150,25 @@ export class UpstreamClient implements ForkUpstream {
     if (!('result' in body)) throw new Error('an answer without result or error');
     return body.result as T;
   }
+}
+
+/** One client per fork setting: the engine's state reads and the fork history's requests share it, and its URL. */
+const clients = new WeakMap<ForkConfig, UpstreamClient>();
+
+export function upstreamClientFor(config: ForkConfig): UpstreamClient {
+  let client = clients.get(config);
+  if (client === undefined) {
+    client = new UpstreamClient(config);
+    clients.set(config, client);
+  }
+  return client;
+}
+
+function withoutCredentials(text: string): string {
+  const url = new URL(text);
+  url.username = '';
+  url.password = '';
+  return url.toString();
 }
 
 const quantity = (n: bigint): Hex => `0x${n.toString(16)}`;

@@ -1,0 +1,58 @@
+/**
+ * evm_mine_detailed / anvil_mine_detailed: evm_mine, answered with the blocks it mined as eth_getBlockByNumber gives
+ * them with full transactions, each transaction with `output` (what its top call returned) and, when it failed with
+ * Error(string), `revertReason`, as Anvil does. The blocks are replayed with callTracer's top frame for them: receipts
+ * keep no return data.
+ */
+import type { Block as EngineBlock } from '@ethereumjs/block';
+import { traceBlock } from '../../chain/trace/index.js';
+import type { CallFrameJson } from '../../chain/trace/index.js';
+import type { AnvilMinedBlock, EvmMineDetailedParams, EvmMineDetailedResult } from '../../generated/types.js';
+import type { HandlerContext } from '../../rpc/context.js';
+import { quantityParam } from '../test-quantity.js';
+import { blockJson } from '../eth/getBlock.js';
+import { callTracerOpts, traceLimits, traced } from '../trace/tracing.js';
+import { controlsOf } from './controls.js';
+import { blockCount, mining } from './mine.js';
+
+async function mineDetailed(
+  method: string,
+  [options]: EvmMineDetailedParams,
+  ctx: HandlerContext,
+): Promise<EvmMineDetailedResult> {
+  const controls = controlsOf(ctx, method);
+  const asObject = typeof options === 'object' && options !== null ? options : undefined;
+  const rawTimestamp = typeof options === 'object' ? options?.timestamp : options;
+  const timestamp = rawTimestamp === undefined ? undefined : quantityParam(rawTimestamp, method, 'timestamp');
+  const count = blockCount(asObject?.blocks, method);
+  let blocks: EngineBlock[] = [];
+  await mining(method, async () => {
+    blocks = await controls.mine(count, timestamp, undefined, true);
+  });
+  const mined: AnvilMinedBlock[] = [];
+  for (const block of blocks) mined.push(await detailed(method, block, ctx));
+  return mined;
+}
+
+async function detailed(method: string, block: EngineBlock, ctx: HandlerContext): Promise<AnvilMinedBlock> {
+  const engine = controlsOf(ctx, method).engine;
+  const json = await blockJson(engine, { block, hash: block.hash(), pending: false }, true);
+  if (block.transactions.length === 0) return { ...json, transactions: [] } as AnvilMinedBlock;
+  const opts = callTracerOpts(traceLimits(ctx), true);
+  const traces = (await traced(method, () => traceBlock(engine.chain, block.hash(), opts))) ?? [];
+  const transactions = (json.transactions as object[]).map((tx, i) => {
+    const top = traces[i]?.result as CallFrameJson | undefined;
+    return {
+      ...tx,
+      output: top?.output ?? '0x',
+      ...(top?.revertReason !== undefined ? { revertReason: top.revertReason } : {}),
+    };
+  });
+  return { ...json, transactions } as AnvilMinedBlock;
+}
+
+export const evm_mine_detailed = (params: EvmMineDetailedParams, ctx: HandlerContext) =>
+  mineDetailed('evm_mine_detailed', params, ctx);
+
+export const anvil_mine_detailed = (params: EvmMineDetailedParams, ctx: HandlerContext) =>
+  mineDetailed('anvil_mine_detailed', params, ctx);
