@@ -16,7 +16,7 @@ import { ConfigError, loadConfig } from '../node/config.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { startBanner } from './banner.js';
-import { listenFailure, type Listener } from './listen-errors.js';
+import { isUdpBindFailure, listenFailure, type Listener } from './listen-errors.js';
 import { flagsToSettings, joinNegativeValues, parseOptions } from './flags.js';
 import { helpText } from './help.js';
 import { createLogger } from '../node/logger.js';
@@ -104,7 +104,9 @@ export async function runCli(
       listener === 'rpc'
         ? listenFailure('rpc', config.rpc.http.interface, config.rpc.http.port, err)
         : listener === 'p2p'
-          ? listenFailure('p2p', config.p2p.interface, config.p2p.port, err)
+          ? isUdpBindFailure(err)
+            ? listenFailure('discovery', config.p2p.interface, config.p2p.discoveryPort ?? config.p2p.port, err)
+            : listenFailure('p2p', config.p2p.interface, config.p2p.port, err)
           : undefined;
     const message = bind ?? (err instanceof Error ? err.message : String(err));
     log.error('start-up failed', { error: message });

@@ -94,6 +94,8 @@ export const p2pSettings = {
   'network.discovery.interval': s.duration({
     flag: 'discovery.interval',
     default: 6_000,
+    // Each tick re-pings the bootnodes while the table is empty: below a second that floods them.
+    min: 1_000,
     description: 'discv4 table refresh tick (a tenth of the table is asked for neighbours each tick)',
   }),
   'network.discovery.dns': s.list({
