@@ -96,6 +96,8 @@ describe('svc-node CLI', () => {
     writeFileSync(unknownKey, '[network.rpc.http]\nprot = 1\n');
     const run = await runCli(['--config', unknownKey]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/unknown setting "network\.rpc\.http\.prot"/);
+    expect(run.stderr).toMatch(
+      /unknown setting "network\.rpc\.http\.prot" in .*: did you mean network\.rpc\.http\.port\?/,
+    );
   });
 });

@@ -111,8 +111,11 @@ function readTomlFile(path: string): Partial<Record<SettingKey, unknown>> {
         walk(v as Record<string, unknown>, key + '.');
       } else {
         if (!isSettingKey(key)) {
+          const near = nearestKey(key);
           throw new ConfigError(
-            `unknown setting "${key}" in ${path}; known settings: ${settings.map((s) => s.key).join(', ')}`,
+            `unknown setting "${key}" in ${path}` +
+              (near !== undefined ? `: did you mean ${near}?` : '') +
+              ' (svc-node --help all lists every setting and its section)',
           );
         }
         flat[key] = v;
@@ -121,4 +124,32 @@ function readTomlFile(path: string): Partial<Record<SettingKey, unknown>> {
   };
   walk(doc, '');
   return flat;
+}
+
+/**
+ * The setting a mistyped or misplaced key most likely meant: the one with the same last name in another section
+ * (`[mining] checkpointing` for `[blockchains] checkpointing`), else the one a few letters away.
+ */
+function nearestKey(key: string): string | undefined {
+  const name = key.slice(key.lastIndexOf('.') + 1);
+  const sameName = settings.filter((s) => s.key === name || s.key.endsWith(`.${name}`));
+  if (sameName.length === 1) return sameName[0]!.key;
+  let best: { key: string; distance: number } | undefined;
+  for (const { key: known } of settings) {
+    const distance = editDistance(key, known);
+    if (distance <= 3 && (best === undefined || distance < best.distance)) best = { key: known, distance };
+  }
+  return best?.key;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
 }
