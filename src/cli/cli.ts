@@ -15,6 +15,7 @@ import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand 
 import { ConfigError, loadConfig } from '../node/config.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
+import { rpcExposure } from '../node/exposure.js';
 import { startBanner } from './banner.js';
 import { isUdpBindFailure, listenFailure, type Listener } from './listen-errors.js';
 import { flagsToSettings, joinNegativeValues, parseOptions } from './flags.js';
@@ -139,6 +140,15 @@ export async function runCli(
   // up in collectors, and no log line carries a key (operating.md); the README names the keys' well-known mnemonic.
   const isDev = config.network === 'dev';
   if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address) });
+  const exposure = rpcExposure(config);
+  if (exposure !== undefined) {
+    log.warn('RPC open to other machines without authentication', {
+      ...exposure,
+      advice:
+        'anyone who reaches this port may call these namespaces: turn on network.rpc.auth, listen on 127.0.0.1 ' +
+        'behind a proxy, or leave them out of --apis',
+    });
+  }
   const bannerStream = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
   if (bannerStream !== undefined && !config.quiet && head !== undefined) {
     bannerStream.write(
