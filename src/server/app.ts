@@ -12,7 +12,7 @@ import type { Logger } from '../node/logger.js';
 import { mcpDisabledResponse, type McpHttp } from './mcp-http.js';
 import { readDocsFile } from './static-docs.js';
 
-/** What `GET /metrics` serves (src/metrics); absent when metrics are off, and the route answers 404. */
+/** What `GET /metrics` serves (src/metrics); absent when metrics are off, and the route answers 404 with the flag. */
 export interface MetricsSource {
   scrape(): Promise<{ readonly contentType: string; readonly body: string }>;
 }
@@ -37,6 +37,9 @@ export interface App {
   readonly fetch: FetchCallback;
 }
 
+const METRICS_OFF =
+  'metrics are off on this node: start it with --metrics (network.rpc.metrics.enabled = true); on by default on dev only\n';
+
 export function createApp(options: AppOptions): App {
   const { cors, health, docsDir, log, secure } = options;
   const app = new Hono<Env>();
@@ -53,12 +56,12 @@ export function createApp(options: AppOptions): App {
   app.get('/healthcheck', (c) => healthResponse(c, health.healthcheck()));
 
   const metrics = options.metrics;
-  if (metrics !== undefined) {
-    app.get('/metrics', async (c) => {
-      const { contentType, body } = await metrics.scrape();
-      return c.body(body, 200, { 'content-type': contentType });
-    });
-  }
+  app.get('/metrics', async (c) => {
+    // A scraper pointed at a node with metrics off gets a reason in its error log, not a bare 404.
+    if (metrics === undefined) return c.text(METRICS_OFF, 404);
+    const { contentType, body } = await metrics.scrape();
+    return c.body(body, 200, { 'content-type': contentType });
+  });
 
   // `GET /` is the first URL a person opens: a browser goes to the portal, anything else gets a pointer to the
   // endpoints (JSON-RPC itself is `POST /`). The answer depends on Accept, so caches must key on it.
