@@ -20,6 +20,7 @@ export const miningSettings = {
     description: 'run the internal miner (on dev it seals pending transactions at once)',
   }),
   'mining.coinbase': s.string({
+    placeholder: '<address>',
     flag: 'miner.coinbase',
     default: ({ network }) => (network === 'dev' ? DEV_COINBASE : undefined),
     help: 'dev: the first test account; else none',

@@ -105,6 +105,7 @@ export const p2pSettings = {
     description: 'comma-separated EIP-1459 tree URLs (enrtree://<public key>@<domain>); replaces the default list',
   }),
   'network.discovery.dns-server': s.string({
+    placeholder: '<ip[:port]>',
     flag: 'dns.server',
     default: undefined,
     help: "the system's",
@@ -141,6 +142,7 @@ export const p2pSettings = {
       'one answer at a time, until memory falls again',
   }),
   'network.nat': s.string({
+    placeholder: '<extip:IPv4>',
     flag: 'nat',
     default: undefined,
     help: 'none',
