@@ -5,7 +5,6 @@
  * accepts requests (and, when peering runs, the enode URL and devp2p port); at a terminal, also a start banner
  * (not with `--quiet`), and on the dev chain a `dev accounts` line.
  */
-import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { handlers } from '../handlers/index.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
@@ -15,6 +14,7 @@ import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand 
 import { ConfigError, loadConfig } from '../node/config.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
+import { ensureDatadir } from '../node/datadir.js';
 import { rpcExposure } from '../node/exposure.js';
 import { startBanner } from './banner.js';
 import { isUdpBindFailure, listenFailure, type Listener } from './listen-errors.js';
@@ -74,6 +74,7 @@ export async function runCli(
   try {
     config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
     await checkListenHosts(config);
+    ensureDatadir(config.datadir);
   } catch (err) {
     if (err instanceof ConfigError) return fail(err.message);
     throw err;
@@ -82,7 +83,6 @@ export async function runCli(
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
   const node = new SvcNode(config, log);
   if (command !== undefined) {
-    mkdirSync(config.datadir, { recursive: true });
     const result = await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);
     return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
   }
@@ -91,7 +91,6 @@ export async function runCli(
   // Which listener is being started, so that a failed bind names its flags.
   let listener: Listener | undefined;
   try {
-    mkdirSync(config.datadir, { recursive: true });
     services = await openNodeServices(node);
     const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
     listener = 'rpc';

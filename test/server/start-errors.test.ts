@@ -3,7 +3,7 @@
  * to do, and no stack. Ports are taken by a plain TCP server first; addresses and counts fail before the chain opens.
  */
 import { createSocket, type Socket } from 'node:dgram';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,6 +96,27 @@ describe('start-up errors name the flag', () => {
     );
     expect(interval).toMatch(
       /^svc-node: network\.discovery\.interval \(--discovery\.interval\) must be a duration from 1s/,
+    );
+    for (const run of runs) expect(run.stdout).not.toMatch(/chain opened/);
+  });
+
+  it('a datadir that cannot be a directory is refused in one line naming --datadir, before the chain opens', async () => {
+    const file = join(datadir, 'a-file');
+    writeFileSync(file, '');
+    // Under /proc a directory cannot be made, and Node's recursive mkdir retried that for ever at full CPU.
+    const runs = await Promise.all(
+      [file, join(file, 'sub'), '/proc/svc-node-datadir'].map((d) =>
+        runCli(['--datadir', d, '--http.port', '0'], undefined, 20_000),
+      ),
+    );
+    const [isFile, underFile, proc] = runs.map(oneLine);
+    expect(isFile).toBe(`svc-node: cannot use the datadir ${file}: it is a file; choose another with --datadir`);
+    expect(underFile).toBe(
+      `svc-node: cannot use the datadir ${join(file, 'sub')}: ${file} is a file, not a directory; ` +
+        'choose another with --datadir',
+    );
+    expect(proc).toMatch(
+      /^svc-node: cannot use the datadir \/proc\/svc-node-datadir: .*; choose another with --datadir$/,
     );
     for (const run of runs) expect(run.stdout).not.toMatch(/chain opened/);
   });
