@@ -141,11 +141,12 @@ export async function runCli(
   if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address) });
   const exposure = rpcExposure(config);
   if (exposure !== undefined) {
-    log.warn('RPC open to other machines without authentication', {
+    const by = exposure.cors === '*' ? 'to any web page (CORS "*")' : 'to other machines';
+    log.warn(`RPC open ${by} without authentication`, {
       ...exposure,
       advice:
-        'anyone who reaches this port may call these namespaces: turn on network.rpc.auth, listen on 127.0.0.1 ' +
-        'behind a proxy, or leave them out of --apis',
+        'whoever reaches this port may call these namespaces: turn on network.rpc.auth, listen on 127.0.0.1 ' +
+        'behind a proxy with named CORS origins, or leave them out of --apis',
     });
   }
   const bannerStream = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;

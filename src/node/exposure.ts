@@ -10,11 +10,20 @@ import { DEFAULT_PROTECTED } from './settings/auth.js';
 
 const LOOPBACK = /^(127\.|::1$|localhost$)/i;
 
+export interface RpcExposure {
+  readonly address: string;
+  readonly namespaces: string[];
+  /** Present when CORS lets every web page call the node: then even a loopback port is reached, by the browser. */
+  readonly cors?: '*';
+}
+
 /** What the start-up warning says; undefined when the RPC port is loopback-only, authenticated, or on dev. */
-export function rpcExposure(config: NodeConfig): { address: string; namespaces: string[] } | undefined {
+export function rpcExposure(config: NodeConfig): RpcExposure | undefined {
   const address = config.rpc.http.interface;
-  if (config.network === 'dev' || config.rpc.auth.enabled || LOOPBACK.test(address)) return undefined;
+  const anyPage = config.rpc.http.corsAllowedOrigins === '*';
+  if (config.network === 'dev' || config.rpc.auth.enabled || (LOOPBACK.test(address) && !anyPage)) return undefined;
   const guarded = new Set(DEFAULT_PROTECTED.filter((name) => (namespaces as readonly string[]).includes(name)));
   const open = config.rpc.apis.filter((ns) => guarded.has(ns));
-  return open.length > 0 ? { address, namespaces: open } : undefined;
+  if (open.length === 0) return undefined;
+  return { address, namespaces: open, ...(anyPage ? { cors: '*' as const } : {}) };
 }

@@ -57,6 +57,12 @@ describe('defaults per network (configuration)', () => {
     expect(exposed('dev', {})).toBeUndefined();
     expect(exposed('etc', { SVC_NODE_NETWORK_RPC_APIS: 'eth,net,web3' })).toBeUndefined();
     expect(rpcExposure(loadConfig({ flags: { 'blockchains.network': 'etc' }, env: {} }))).toBeUndefined();
+    // On 127.0.0.1 with every origin allowed, any web page the operator opens can call the node through the browser.
+    const anyPage = loadConfig({
+      flags: { 'blockchains.network': 'mordor', 'network.rpc.http.cors-allowed-origins': '*' },
+      env: { SVC_NODE_NETWORK_RPC_APIS: 'eth,personal' },
+    });
+    expect(rpcExposure(anyPage)).toEqual({ address: '127.0.0.1', namespaces: ['personal'], cors: '*' });
   });
 
   it('a protected list naming nothing known is refused at start (a typo must not leave a method open)', () => {
