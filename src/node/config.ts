@@ -260,6 +260,13 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
     throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
   }
+  // geth and core-geth refuse to mine without an etherbase too: the rewards of a public chain would be burnt.
+  if (network !== 'dev' && coinbase === undefined && get('mining.mining-enabled')) {
+    throw new ConfigError(
+      `mining.mining-enabled (--mine) on ${network} needs mining.coinbase (--miner.coinbase <address>): ` +
+        'without it the block rewards would go to the zero address',
+    );
+  }
   const datadir = get('datadir');
   // Each cache is a count setting: at least one entry (a cache of none would make every lookup a miss).
   const caches: CacheLimits = {

@@ -100,6 +100,15 @@ describe('start-up errors name the flag', () => {
     for (const run of runs) expect(run.stdout).not.toMatch(/chain opened/);
   });
 
+  it('--mine on mordor without --miner.coinbase is refused, as geth refuses to mine without an etherbase', async () => {
+    const run = await runCli(['--network', 'mordor', '--mine', '--datadir', join(datadir, 'mine'), '--http.port', '0']);
+    expect(oneLine(run)).toBe(
+      'svc-node: mining.mining-enabled (--mine) on mordor needs mining.coinbase (--miner.coinbase <address>): ' +
+        'without it the block rewards would go to the zero address',
+    );
+    expect(run.stdout).not.toMatch(/chain opened/);
+  });
+
   it('a datadir that cannot be a directory is refused in one line naming --datadir, before the chain opens', async () => {
     const file = join(datadir, 'a-file');
     writeFileSync(file, '');
