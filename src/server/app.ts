@@ -31,6 +31,8 @@ export interface AppOptions {
   readonly secure: boolean;
   readonly log: Logger;
   readonly metrics?: MetricsSource;
+  /** Whether `/ws` takes WebSocket upgrades (the upgrade itself is the server's, src/server/ws.ts). */
+  readonly webSocket?: boolean;
 }
 
 export interface App {
@@ -39,6 +41,10 @@ export interface App {
 
 const METRICS_OFF =
   'metrics are off on this node: start it with --metrics (network.rpc.metrics.enabled = true); on by default on dev only\n';
+
+const WS_NOT_UPGRADE =
+  '/ws is the JSON-RPC WebSocket endpoint: connect to it with a WebSocket client (ws:// or wss://); ' +
+  'JSON-RPC over HTTP is POST /\n';
 
 export function createApp(options: AppOptions): App {
   const { cors, health, docsDir, log, secure } = options;
@@ -62,6 +68,9 @@ export function createApp(options: AppOptions): App {
     const { contentType, body } = await metrics.scrape();
     return c.body(body, 200, { 'content-type': contentType });
   });
+
+  // A plain GET of the WebSocket URL (a browser, curl) is not an upgrade: say what the URL is for, not 404.
+  if (options.webSocket === true) app.get('/ws', (c) => c.text(WS_NOT_UPGRADE, 426, { upgrade: 'websocket' }));
 
   // `GET /` is the first URL a person opens: a browser goes to the portal, anything else gets a pointer to the
   // endpoints (JSON-RPC itself is `POST /`). The answer depends on Accept, so caches must key on it.

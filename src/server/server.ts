@@ -91,6 +91,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
     docsDir: options.docsDir ?? defaultDocsDir,
     secure,
     log: rpcLog,
+    webSocket: config.rpc.ws.enabled,
     ...(metrics !== undefined ? { metrics } : {}),
   });
 
