@@ -12,6 +12,7 @@ import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { ConfigError, loadConfig } from '../node/config.js';
+import { misspeltEnvironment } from '../node/settings/read.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { ensureDatadir } from '../node/datadir.js';
@@ -81,6 +82,8 @@ export async function runCli(
   }
 
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
+  for (const { name, meant } of misspeltEnvironment(env))
+    log.warn('unknown environment variable, ignored', { name, didYouMean: meant });
   const node = new SvcNode(config, log);
   if (command !== undefined) {
     const result = await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);

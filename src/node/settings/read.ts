@@ -126,6 +126,36 @@ function readTomlFile(path: string): Partial<Record<SettingKey, unknown>> {
   return flat;
 }
 
+/** `SVC_NODE_` variables the node reads that are not settings. */
+const NOT_SETTINGS = new Set(['SVC_NODE_CONFIG', 'SVC_NODE_TEST_CODE']);
+
+/**
+ * `SVC_NODE_` variables that are no setting's but look like one: a typo, or a flag's name written as a variable
+ * (`SVC_NODE_HTTP_PORT` for `--http.port`). They are ignored, as unknown variables must be (a container may carry
+ * others), so the command line warns of them; a name that resembles no setting is left alone.
+ */
+export function misspeltEnvironment(env: NodeJS.ProcessEnv): { name: string; meant: string }[] {
+  const known = new Map(settings.map((s) => [envNameOf(s.key), s] as const));
+  const found: { name: string; meant: string }[] = [];
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('SVC_NODE_') || known.has(name) || NOT_SETTINGS.has(name)) continue;
+    const rest = name.slice('SVC_NODE_'.length);
+    const asFlag = rest.toLowerCase().replaceAll('_', '.');
+    const byFlag = settings.find((s) => s.flag !== undefined && s.flag.replaceAll('-', '.') === asFlag);
+    const bySuffix = [...known.keys()].filter((k) => k.endsWith(`_${rest}`));
+    let meant = byFlag !== undefined ? envNameOf(byFlag.key) : bySuffix.length === 1 ? bySuffix[0] : undefined;
+    if (meant === undefined) {
+      let best = 3;
+      for (const k of known.keys()) {
+        const distance = editDistance(name, k);
+        if (distance <= best) [best, meant] = [distance, k];
+      }
+    }
+    if (meant !== undefined) found.push({ name, meant });
+  }
+  return found;
+}
+
 /**
  * The setting a mistyped or misplaced key most likely meant: the one with the same last name in another section
  * (`[mining] checkpointing` for `[blockchains] checkpointing`), else the one a few letters away.
