@@ -117,6 +117,14 @@ describe('svc-node import / export of real ETC history', () => {
     expect(line(refused.logs, 'import failed')).toMatchObject({ head: '3', hash: hashes[3] });
   }, 120_000);
 
+  it('export to a path that cannot be written is one line, not an unhandled stream error', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'no-such-dir', 'blocks.rlp');
+    const run = await runCommand(['--datadir', join(dir, 'dev'), 'export', target]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`svc-node: export failed: cannot write ${target}: its directory does not exist\n`);
+  }, 60_000);
+
   it('a file of another chain, or one that starts past the head, says which instead of "unknown parent"', async () => {
     const dir = tempDir();
     const { rlp, hashes } = await eraBlocks(6);
