@@ -5,7 +5,6 @@
  * accepts requests (and, when peering runs, the enode URL and devp2p port); at a terminal, also a start banner
  * (not with `--quiet`), and on the dev chain a `dev accounts` line.
  */
-import { mkdirSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { handlers } from '../handlers/index.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
@@ -13,10 +12,13 @@ import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { ConfigError, loadConfig } from '../node/config.js';
+import { misspeltEnvironment } from '../node/settings/read.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
+import { ensureDatadir } from '../node/datadir.js';
+import { rpcExposure } from '../node/exposure.js';
 import { startBanner } from './banner.js';
-import { listenFailure, type Listener } from './listen-errors.js';
+import { isUdpBindFailure, listenFailure, type Listener } from './listen-errors.js';
 import { flagsToSettings, joinNegativeValues, parseOptions } from './flags.js';
 import { helpText } from './help.js';
 import { createLogger } from '../node/logger.js';
@@ -73,15 +75,17 @@ export async function runCli(
   try {
     config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
     await checkListenHosts(config);
+    ensureDatadir(config.datadir);
   } catch (err) {
     if (err instanceof ConfigError) return fail(err.message);
     throw err;
   }
 
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
+  for (const { name, meant } of misspeltEnvironment(env))
+    log.warn('unknown environment variable, ignored', { name, didYouMean: meant });
   const node = new SvcNode(config, log);
   if (command !== undefined) {
-    mkdirSync(config.datadir, { recursive: true });
     const result = await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);
     return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
   }
@@ -90,7 +94,6 @@ export async function runCli(
   // Which listener is being started, so that a failed bind names its flags.
   let listener: Listener | undefined;
   try {
-    mkdirSync(config.datadir, { recursive: true });
     services = await openNodeServices(node);
     const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
     listener = 'rpc';
@@ -104,7 +107,9 @@ export async function runCli(
       listener === 'rpc'
         ? listenFailure('rpc', config.rpc.http.interface, config.rpc.http.port, err)
         : listener === 'p2p'
-          ? listenFailure('p2p', config.p2p.interface, config.p2p.port, err)
+          ? isUdpBindFailure(err)
+            ? listenFailure('discovery', config.p2p.interface, config.p2p.discoveryPort ?? config.p2p.port, err)
+            : listenFailure('p2p', config.p2p.interface, config.p2p.port, err)
           : undefined;
     const message = bind ?? (err instanceof Error ? err.message : String(err));
     log.error('start-up failed', { error: message });
@@ -137,6 +142,16 @@ export async function runCli(
   // up in collectors, and no log line carries a key (operating.md); the README names the keys' well-known mnemonic.
   const isDev = config.network === 'dev';
   if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address) });
+  const exposure = rpcExposure(config);
+  if (exposure !== undefined) {
+    const by = exposure.cors === '*' ? 'to any web page (CORS "*")' : 'to other machines';
+    log.warn(`RPC open ${by} without authentication`, {
+      ...exposure,
+      advice:
+        'whoever reaches this port may call these namespaces: turn on network.rpc.auth, listen on 127.0.0.1 ' +
+        'behind a proxy with named CORS origins, or leave them out of --apis',
+    });
+  }
   const bannerStream = io.stdout.isTTY ? io.stdout : io.stderr.isTTY ? io.stderr : undefined;
   if (bannerStream !== undefined && !config.quiet && head !== undefined) {
     bannerStream.write(

@@ -55,7 +55,8 @@ const placeholder: Record<string, string> = {
 
 function flagOf(s: KeyedSetting): string {
   if (s.kind === 'bool') return `--${s.flag}, --no-${s.flag}`;
-  const value = s.values ? `<${s.values.join('|')}>` : s.max === 65535 ? '<port>' : placeholder[s.kind]!;
+  const value =
+    s.placeholder ?? (s.values ? `<${s.values.join('|')}>` : s.max === 65535 ? '<port>' : placeholder[s.kind]!);
   return `--${s.flag} ${value}`;
 }
 

@@ -4,12 +4,19 @@
  */
 import { settingOf, type SettingKey } from '../node/settings/index.js';
 
-export type Listener = 'rpc' | 'p2p';
+export type Listener = 'rpc' | 'p2p' | 'discovery';
 
 const keysOf: Record<Listener, { port: SettingKey; addr: SettingKey; what: string }> = {
   rpc: { port: 'network.rpc.http.port', addr: 'network.rpc.http.interface', what: 'the RPC server' },
   p2p: { port: 'network.server-address.port', addr: 'network.server-address.interface', what: 'devp2p' },
+  // discv4's UDP socket binds the devp2p address, on the p2p port unless --discovery.port says otherwise.
+  discovery: { port: 'network.discovery.port', addr: 'network.server-address.interface', what: 'discovery (UDP)' },
 };
+
+/** A UDP socket fails in `bind` where a TCP server fails in `listen`: that tells discv4's failure from RLPx's. */
+export function isUdpBindFailure(err: unknown): boolean {
+  return err !== null && typeof err === 'object' && (err as ListenError).syscall === 'bind';
+}
 
 interface ListenError {
   code?: string;
@@ -21,11 +28,12 @@ interface ListenError {
 /** The message for a failed bind of `listener` on `host:port`; undefined when `err` is not a bind failure. */
 export function listenFailure(listener: Listener, host: string, port: number, err: unknown): string | undefined {
   const e = err as ListenError;
-  if (e === null || typeof e !== 'object' || (e.syscall !== 'listen' && e.syscall !== 'getaddrinfo')) return undefined;
+  const bindCall = e?.syscall === 'listen' || e?.syscall === 'bind' || e?.syscall === 'getaddrinfo';
+  if (e === null || typeof e !== 'object' || !bindCall) return undefined;
   const keys = keysOf[listener];
   const portFlag = `--${settingOf(keys.port).flag}`;
   const addrFlag = `--${settingOf(keys.addr).flag}`;
-  const at = `port ${e.port ?? port} on ${e.address ?? host}`;
+  const at = `${listener === 'discovery' ? 'UDP ' : ''}port ${e.port ?? port} on ${e.address ?? host}`;
   const otherPort = `choose another with ${portFlag}, or ${portFlag} 0 for any free port`;
   switch (e.code) {
     case 'EADDRINUSE':

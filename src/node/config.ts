@@ -2,7 +2,7 @@
  * The node's configuration: the settings (src/node/settings/, where every default is stated) read from their
  * sources, checked together and shaped for the parts of the node that use them.
  */
-import { isIPv4 } from 'node:net';
+import { isIP, isIPv4 } from 'node:net';
 import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
 import type { NetworkName } from '../chain/networks/types.js';
 import type { SealMode } from '../chain/seal-mode.js';
@@ -178,6 +178,27 @@ export interface NodeConfig {
   };
 }
 
+/** EIP-1459's tree URL: base32 public key, then a domain (the walker's own check, src/p2p/discovery/dns-tree.ts). */
+const ENRTREE_URL = /^enrtree:\/\/[A-Z2-7]+@[a-zA-Z0-9.-]+$/;
+
+/**
+ * `ip` or `ip:port` (`[ipv6]:port`), what Node's resolver takes; checked here because the resolver throws only when
+ * peering starts, after the RPC server already listens.
+ */
+function dnsServerOf(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const v = value.trim();
+  const withPort = /^\[(.+)\]:(\d+)$/.exec(v) ?? /^([^:]+):(\d+)$/.exec(v);
+  const host = withPort?.[1] ?? v;
+  const port = withPort === null ? 53 : Number(withPort[2]);
+  if (isIP(host) === 0 || port < 1 || port > 65535)
+    throw new ConfigError(
+      `network.discovery.dns-server (--dns.server) must be an IP address, optionally with a port (1.1.1.1, ` +
+        `1.1.1.1:53, [::1]:53), got ${JSON.stringify(value)}`,
+    );
+  return v;
+}
+
 /** The discovery settings, checked: a port in range, `--nat` as `extip:<IPv4>` or `none`, a ratio of 1–100 %. */
 function discoveryOf(get: ReturnType<typeof readSettings>['get']) {
   const port = get('network.discovery.port');
@@ -190,11 +211,17 @@ function discoveryOf(get: ReturnType<typeof readSettings>['get']) {
     externalIp = ip;
   }
   const ratio = get('network.dial-ratio');
-  const dnsServer = get('network.discovery.dns-server');
+  const dnsServer = dnsServerOf(get('network.discovery.dns-server'));
+  const dnsTrees = get('network.discovery.dns');
+  // A tree URL that cannot be one would only be refused once peering runs, as a warning among the start-up lines.
+  for (const url of dnsTrees) {
+    if (!ENRTREE_URL.test(url))
+      throw new ConfigError(`network.discovery.dns (--dns): "${url}" is not an enrtree://<public key>@<domain> URL`);
+  }
   return {
     ...(port !== undefined ? { discoveryPort: port } : {}),
-    discoveryIntervalMs: Math.max(100, get('network.discovery.interval')),
-    dnsTrees: get('network.discovery.dns'),
+    discoveryIntervalMs: get('network.discovery.interval'),
+    dnsTrees,
     ...(dnsServer ? { dnsServer } : {}),
     ...(externalIp !== undefined ? { externalIp } : {}),
     dialRatio: ratio / 100,
@@ -232,6 +259,13 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const coinbase = get('mining.coinbase');
   if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
     throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
+  }
+  // geth and core-geth refuse to mine without an etherbase too: the rewards of a public chain would be burnt.
+  if (network !== 'dev' && coinbase === undefined && get('mining.mining-enabled')) {
+    throw new ConfigError(
+      `mining.mining-enabled (--mine) on ${network} needs mining.coinbase (--miner.coinbase <address>): ` +
+        'without it the block rewards would go to the zero address',
+    );
   }
   const datadir = get('datadir');
   // Each cache is a count setting: at least one entry (a cache of none would make every lookup a miss).

@@ -75,6 +75,12 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
           reason:
             'dev peers only when asked: --p2p, --p2p.port, --p2p.addr, --bootnodes or <datadir>/static-nodes.json',
         });
+      // A public chain without peers never moves: say so once, where the start-up lines are read.
+      if (config.network !== 'dev' && !config.testmode)
+        log.warn('p2p off', {
+          reason: `${config.network} blocks come only from peers or the import command: this node stays at its head`,
+          fix: 'drop --no-p2p (network.p2p.enabled = false)',
+        });
       return;
     }
     // Loaded here, not at start-up: devp2p and its cryptography are some 100 modules.

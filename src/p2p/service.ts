@@ -50,7 +50,13 @@ const TX_FETCH_CHUNK = 256;
 
 export async function startPeerService(options: PeerServiceOptions): Promise<P2pService> {
   const service = new P2pService(options);
-  await service.start();
+  try {
+    await service.start();
+  } catch (err) {
+    // What did start (the RLPx listener, sync, backfill timers) would keep the process alive after a failed start.
+    await service.close().catch(() => undefined);
+    throw err;
+  }
   return service;
 }
 
@@ -190,7 +196,12 @@ export class P2pService implements PeerService, SessionHost {
       log: this.#opts.log,
       onCandidate: (enode, foundBy) => this.#manager.addCandidate(enode, foundBy),
     });
-    await discovery.start();
+    try {
+      await discovery.start();
+    } catch (err) {
+      await discovery.close();
+      throw err;
+    }
     this.#discovery = discovery;
     const onHead = () => discovery.setForkId(forkIdAtHead());
     chain.on('newHead', onHead);

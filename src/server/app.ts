@@ -12,7 +12,7 @@ import type { Logger } from '../node/logger.js';
 import { mcpDisabledResponse, type McpHttp } from './mcp-http.js';
 import { readDocsFile } from './static-docs.js';
 
-/** What `GET /metrics` serves (src/metrics); absent when metrics are off, and the route answers 404. */
+/** What `GET /metrics` serves (src/metrics); absent when metrics are off, and the route answers 404 with the flag. */
 export interface MetricsSource {
   scrape(): Promise<{ readonly contentType: string; readonly body: string }>;
 }
@@ -31,11 +31,20 @@ export interface AppOptions {
   readonly secure: boolean;
   readonly log: Logger;
   readonly metrics?: MetricsSource;
+  /** Whether `/ws` takes WebSocket upgrades (the upgrade itself is the server's, src/server/ws.ts). */
+  readonly webSocket?: boolean;
 }
 
 export interface App {
   readonly fetch: FetchCallback;
 }
+
+const METRICS_OFF =
+  'metrics are off on this node: start it with --metrics (network.rpc.metrics.enabled = true); on by default on dev only\n';
+
+const WS_NOT_UPGRADE =
+  '/ws is the JSON-RPC WebSocket endpoint: connect to it with a WebSocket client (ws:// or wss://); ' +
+  'JSON-RPC over HTTP is POST /\n';
 
 export function createApp(options: AppOptions): App {
   const { cors, health, docsDir, log, secure } = options;
@@ -53,12 +62,15 @@ export function createApp(options: AppOptions): App {
   app.get('/healthcheck', (c) => healthResponse(c, health.healthcheck()));
 
   const metrics = options.metrics;
-  if (metrics !== undefined) {
-    app.get('/metrics', async (c) => {
-      const { contentType, body } = await metrics.scrape();
-      return c.body(body, 200, { 'content-type': contentType });
-    });
-  }
+  app.get('/metrics', async (c) => {
+    // A scraper pointed at a node with metrics off gets a reason in its error log, not a bare 404.
+    if (metrics === undefined) return c.text(METRICS_OFF, 404);
+    const { contentType, body } = await metrics.scrape();
+    return c.body(body, 200, { 'content-type': contentType });
+  });
+
+  // A plain GET of the WebSocket URL (a browser, curl) is not an upgrade: say what the URL is for, not 404.
+  if (options.webSocket === true) app.get('/ws', (c) => c.text(WS_NOT_UPGRADE, 426, { upgrade: 'websocket' }));
 
   // `GET /` is the first URL a person opens: a browser goes to the portal, anything else gets a pointer to the
   // endpoints (JSON-RPC itself is `POST /`). The answer depends on Accept, so caches must key on it.

@@ -16,7 +16,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
-import type { AuthConfig } from '../node/config.js';
+import { ConfigError, type AuthConfig } from '../node/config.js';
 
 /** The `WWW-Authenticate` header every 401 carries (HTTP, the WebSocket upgrade, /mcp). */
 export const WWW_AUTHENTICATE = 'Bearer realm="svc-node"';
@@ -34,30 +34,55 @@ export interface Authenticator {
   isProtected(spec: Pick<MethodSpec, 'name' | 'namespace'>): boolean;
 }
 
+const JWT_SECRET_KEY = 'network.rpc.auth.jwt-secret-file';
+const API_KEYS_KEY = 'network.rpc.auth.api-keys-file';
+
+/** Node's file errors name neither the setting nor, for an operator, the problem in words. */
+function fileProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  if (code === 'ENOENT') return 'no such file';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'ENOTDIR') return 'a part of the path is not a directory';
+  return err instanceof Error ? err.message : String(err);
+}
+
 /** Reads the secret, creating it (32 random bytes, hex, mode 0600) when the file does not exist. */
 export function loadOrCreateJwtSecret(path: string): { secret: Buffer; created: boolean } {
   let created = false;
-  if (!existsSync(path)) {
-    mkdirSync(dirname(path), { recursive: true });
-    writeFileSync(path, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
-    chmodSync(path, 0o600); // the umask may have masked bits off, never on; this is belt and braces
-    created = true;
+  let text: string;
+  try {
+    if (!existsSync(path)) {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, randomBytes(32).toString('hex') + '\n', { mode: 0o600, flag: 'wx' });
+      chmodSync(path, 0o600); // the umask may have masked bits off, never on; this is belt and braces
+      created = true;
+    }
+    text = readFileSync(path, 'utf8').trim().replace(/^0x/i, '');
+  } catch (err) {
+    throw new ConfigError(`${JWT_SECRET_KEY}: cannot read or create ${path}: ${fileProblem(err)}`);
   }
-  const text = readFileSync(path, 'utf8').trim().replace(/^0x/i, '');
   if (!/^[0-9a-fA-F]{64}$/.test(text)) {
-    throw new Error(`JWT secret file ${path} must hold 32 bytes as 64 hex digits (optionally 0x-prefixed)`);
+    throw new ConfigError(`${JWT_SECRET_KEY}: ${path} must hold 32 bytes as 64 hex digits (optionally 0x-prefixed)`);
   }
   return { secret: Buffer.from(text, 'hex'), created };
 }
 
-function readApiKeys(path: string): Set<string> {
+/** The API keys of the file, as digests; read before the JWT secret is made, so a bad file leaves nothing behind. */
+export function readApiKeys(path: string): ReadonlySet<string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`${API_KEYS_KEY}: cannot read ${path}: ${fileProblem(err)}`);
+  }
   const keys = new Set<string>();
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of text.split('\n')) {
     const key = line.trim();
     if (key === '' || key.startsWith('#')) continue;
     keys.add(digest(key));
   }
-  if (keys.size === 0) throw new Error(`API keys file ${path} lists no key`);
+  if (keys.size === 0) throw new ConfigError(`${API_KEYS_KEY}: ${path} lists no key (one key per line)`);
   return keys;
 }
 
@@ -107,8 +132,11 @@ export function signJwt(payload: Record<string, unknown>, secret: Buffer): strin
   return `${head}.${body}.${signature}`;
 }
 
-export function createAuthenticator(config: AuthConfig, secret: Buffer): Authenticator {
-  const apiKeys = config.apiKeysFile !== undefined ? readApiKeys(config.apiKeysFile) : undefined;
+export function createAuthenticator(
+  config: AuthConfig,
+  secret: Buffer,
+  apiKeys = config.apiKeysFile !== undefined ? readApiKeys(config.apiKeysFile) : undefined,
+): Authenticator {
   const everything = config.protected.includes('*');
   const named = new Set(config.protected);
   return {

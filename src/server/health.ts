@@ -110,6 +110,9 @@ export class HealthChecker {
     if (this.node.network.name === 'dev' && (peers === undefined || !peers.hasConfiguredPeers())) {
       return { name: 'peerCount', status: 'OK', info: '0 (single-node dev chain: no peers configured)' };
     }
+    // Said here too: a readiness probe is often all an operator of a --no-p2p mordor/etc node looks at.
+    if (!this.node.config.p2p.enabled && peers === undefined)
+      return { name: 'peerCount', status: 'ERROR', info: 'peer count is 0; peering is off (--p2p turns it on)' };
     const search = peers === undefined ? '' : `; ${describeSearch(peers.search())}`;
     return { name: 'peerCount', status: 'ERROR', info: `peer count is 0${search}` };
   }

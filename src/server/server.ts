@@ -13,7 +13,7 @@ import type { SvcNode } from '../node/node.js';
 import type { DispatchObserver } from '../rpc/observer.js';
 import { createApp, type MetricsSource } from './app.js';
 import type { AuthConfig } from '../node/config.js';
-import { createAuthenticator, loadOrCreateJwtSecret, type Authenticator } from './auth.js';
+import { createAuthenticator, loadOrCreateJwtSecret, readApiKeys, type Authenticator } from './auth.js';
 import type { Logger } from '../node/logger.js';
 import { createCorsPolicy } from './cors.js';
 import { createDispatcher, type Dispatcher } from '../rpc/dispatch.js';
@@ -91,6 +91,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
     docsDir: options.docsDir ?? defaultDocsDir,
     secure,
     log: rpcLog,
+    webSocket: config.rpc.ws.enabled,
     ...(metrics !== undefined ? { metrics } : {}),
   });
 
@@ -169,11 +170,12 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
 
 /** Reads (or creates, 0600) the JWT secret and the API keys; logs where they are, never what they hold. */
 function openAuthenticator(auth: AuthConfig, log: Logger): Authenticator {
+  const apiKeys = auth.apiKeysFile !== undefined ? readApiKeys(auth.apiKeysFile) : undefined;
   const { secret, created } = loadOrCreateJwtSecret(auth.jwtSecretFile);
   log.info(created ? 'authentication on: created a JWT secret' : 'authentication on: using the JWT secret', {
     jwtSecretFile: auth.jwtSecretFile,
     ...(auth.apiKeysFile !== undefined ? { apiKeysFile: auth.apiKeysFile } : {}),
     protected: auth.protected,
   });
-  return createAuthenticator(auth, secret);
+  return createAuthenticator(auth, secret, apiKeys);
 }

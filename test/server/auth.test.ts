@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signJwt, verifyJwt } from '../../src/server/auth.js';
 import { ErrorCode } from '../../src/rpc/errors.js';
-import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { runCli, startNode, type NodeProcess } from '../helpers/node-process.js';
 import { WsClient, post, request } from '../helpers/rpc.js';
 
 const API_KEY = 'test-key-4f1c9a0e7d2b';
@@ -248,5 +248,37 @@ describe('configured from a TOML file: protected = ["*"], an existing secret fil
     });
     expect(mcp.status).toBe(401);
     expect(mcp.body.error.data.reason).toBe('/mcp requires authentication');
+  });
+});
+
+describe('auth files that cannot be used stop the start with one line naming the setting', () => {
+  it('a missing API keys file, and a secret file that is not 64 hex digits; no secret is created meanwhile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-node-auth-files-'));
+    try {
+      writeFileSync(join(dir, 'short.hex'), 'abcd\n');
+      const on = { SVC_NODE_NETWORK_RPC_AUTH_ENABLED: 'true' };
+      const [noKeys, shortSecret] = await Promise.all([
+        runCli(['--datadir', join(dir, 'a'), '--http.port', '0'], {
+          ...on,
+          SVC_NODE_NETWORK_RPC_AUTH_API_KEYS_FILE: join(dir, 'api-keys'),
+        }),
+        runCli(['--datadir', join(dir, 'b'), '--http.port', '0'], {
+          ...on,
+          SVC_NODE_NETWORK_RPC_AUTH_JWT_SECRET_FILE: join(dir, 'short.hex'),
+        }),
+      ]);
+      expect(noKeys.code).toBe(1);
+      expect(noKeys.stderr).toBe(
+        `svc-node: cannot start: network.rpc.auth.api-keys-file: cannot read ${join(dir, 'api-keys')}: no such file\n`,
+      );
+      expect(() => statSync(join(dir, 'a', 'jwt.hex'))).toThrow();
+      expect(shortSecret.code).toBe(1);
+      expect(shortSecret.stderr).toBe(
+        `svc-node: cannot start: network.rpc.auth.jwt-secret-file: ${join(dir, 'short.hex')} must hold 32 bytes ` +
+          'as 64 hex digits (optionally 0x-prefixed)\n',
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -82,9 +82,23 @@ describe('svc-node CLI', () => {
     );
     const node = await startNode({
       args: ['--config', file, '--apis', 'eth,web3'],
-      env: { SVC_NODE_NETWORK_RPC_APIS: 'net' },
+      env: {
+        SVC_NODE_NETWORK_RPC_APIS: 'net',
+        // No settings: a flag written as a variable, a typo, and a name like no setting (left alone).
+        SVC_NODE_HTTP_PORT: '9',
+        SVC_NODE_NETWORK_RPC_APIZ: 'eth',
+        SVC_NODE_WHATEVER_THE_CONTAINER_SETS: '1',
+      },
     });
     try {
+      expect(node.logs.filter((l) => l.msg === 'unknown environment variable, ignored')).toEqual([
+        expect.objectContaining({
+          level: 'warn',
+          name: 'SVC_NODE_HTTP_PORT',
+          didYouMean: 'SVC_NODE_NETWORK_RPC_HTTP_PORT',
+        }),
+        expect.objectContaining({ name: 'SVC_NODE_NETWORK_RPC_APIZ', didYouMean: 'SVC_NODE_NETWORK_RPC_APIS' }),
+      ]);
       expect((await post(node.url, request('net_version'))).body.error.code).toBe(-32601); // flag beat env
       expect((await post(node.url, request('eth_chainId'))).body.result).toBe('0x3f'); // from the file
       const allowed = await post(node.url, request('eth_chainId'), { headers: { origin: 'https://app.example' } });
@@ -96,6 +110,8 @@ describe('svc-node CLI', () => {
     writeFileSync(unknownKey, '[network.rpc.http]\nprot = 1\n');
     const run = await runCli(['--config', unknownKey]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/unknown setting "network\.rpc\.http\.prot"/);
+    expect(run.stderr).toMatch(
+      /unknown setting "network\.rpc\.http\.prot" in .*: did you mean network\.rpc\.http\.port\?/,
+    );
   });
 });

@@ -150,7 +150,9 @@ describe('the metrics setting', () => {
   it('answers 404 at /metrics when off', async () => {
     const off = await startNode({ args: ['--no-metrics', '--no-p2p'] });
     try {
-      expect((await fetch(new URL('/metrics', off.url))).status).toBe(404);
+      const answer = await fetch(new URL('/metrics', off.url));
+      expect(answer.status).toBe(404);
+      expect(await answer.text()).toMatch(/^metrics are off on this node: start it with --metrics/);
       expect((await fetch(new URL('/health', off.url))).status).toBe(200);
     } finally {
       await off.stop();

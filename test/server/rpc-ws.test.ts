@@ -16,6 +16,15 @@ afterAll(async () => {
 });
 
 describe('JSON-RPC over WebSocket', () => {
+  it('a plain GET of /ws (no upgrade) is 426 saying what the URL is for', async () => {
+    const plain = await fetch(new URL('ws', node.url));
+    expect(plain.status).toBe(426);
+    expect(plain.headers.get('upgrade')).toBe('websocket');
+    expect(await plain.text()).toMatch(
+      /^\/ws is the JSON-RPC WebSocket endpoint: connect to it with a WebSocket client/,
+    );
+  });
+
   it('answers single requests and keeps ids', async () => {
     expect(await ws.call(request('eth_chainId', [], 'x1'))).toEqual({ jsonrpc: '2.0', id: 'x1', result: '0x539' });
     expect(await ws.call(request('net_version', [], 2))).toEqual({ jsonrpc: '2.0', id: 2, result: '1337' });

@@ -8,6 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/node/config.js';
+import { rpcExposure } from '../../src/node/exposure.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 
@@ -39,6 +40,29 @@ describe('defaults per network (configuration)', () => {
       env: {},
     });
     expect(config.rpc.apis).toEqual(['eth', 'personal', 'rpc']);
+  });
+
+  it('signing or inspecting namespaces on a non-loopback RPC address without auth are named for a warning', () => {
+    const exposed = (network: string, env: NodeJS.ProcessEnv) =>
+      rpcExposure(
+        loadConfig({
+          flags: { 'blockchains.network': network, 'network.rpc.http.interface': '0.0.0.0' },
+          env: { SVC_NODE_NETWORK_RPC_APIS: 'eth,net,web3,personal,debug,txpool', ...env },
+        }),
+      );
+    expect(exposed('mordor', {})).toEqual({ address: '0.0.0.0', namespaces: ['personal', 'debug', 'txpool'] });
+    expect(exposed('etc', {})).toEqual({ address: '0.0.0.0', namespaces: ['personal', 'debug', 'txpool'] });
+    // Authentication on, the public dev keys, or eth/web3/net alone: nothing to warn about.
+    expect(exposed('mordor', { SVC_NODE_NETWORK_RPC_AUTH_ENABLED: 'true' })).toBeUndefined();
+    expect(exposed('dev', {})).toBeUndefined();
+    expect(exposed('etc', { SVC_NODE_NETWORK_RPC_APIS: 'eth,net,web3' })).toBeUndefined();
+    expect(rpcExposure(loadConfig({ flags: { 'blockchains.network': 'etc' }, env: {} }))).toBeUndefined();
+    // On 127.0.0.1 with every origin allowed, any web page the operator opens can call the node through the browser.
+    const anyPage = loadConfig({
+      flags: { 'blockchains.network': 'mordor', 'network.rpc.http.cors-allowed-origins': '*' },
+      env: { SVC_NODE_NETWORK_RPC_APIS: 'eth,personal' },
+    });
+    expect(rpcExposure(anyPage)).toEqual({ address: '127.0.0.1', namespaces: ['personal'], cors: '*' });
   });
 
   it('a protected list naming nothing known is refused at start (a typo must not leave a method open)', () => {
@@ -82,8 +106,11 @@ describe('a mordor node and an etc node as started with no settings', () => {
     }
   });
 
-  it('listen on 127.0.0.1 only', () => {
-    for (const n of [mordor, etc]) expect(new URL(n.url).hostname).toBe('127.0.0.1');
+  it('listen on 127.0.0.1 only, so no start-up warning about an open RPC port', () => {
+    for (const n of [mordor, etc]) {
+      expect(new URL(n.url).hostname).toBe('127.0.0.1');
+      expect(n.logs.filter((l) => l.level === 'warn' && /^RPC open/.test(String(l.msg)))).toEqual([]);
+    }
   });
 });
 

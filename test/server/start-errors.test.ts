@@ -2,7 +2,8 @@
  * Start-up failures a user causes with a flag: each exits 1 with one stderr line that names the flag and says what
  * to do, and no stack. Ports are taken by a plain TCP server first; addresses and counts fail before the chain opens.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createSocket, type Socket } from 'node:dgram';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,14 +13,20 @@ import { runCli, type CliRun } from '../helpers/node-process.js';
 const datadir = mkdtempSync(join(tmpdir(), 'svc-node-start-errors-'));
 let occupied: Server;
 let port: number;
+let occupiedUdp: Socket;
+let udpPort: number;
 
 beforeAll(async () => {
   occupied = createServer();
   await new Promise<void>((resolve) => occupied.listen(0, '127.0.0.1', resolve));
   port = (occupied.address() as { port: number }).port;
+  occupiedUdp = createSocket('udp4');
+  await new Promise<void>((resolve) => occupiedUdp.bind(0, '127.0.0.1', resolve));
+  udpPort = occupiedUdp.address().port;
 });
 afterAll(async () => {
   await new Promise((resolve) => occupied.close(resolve));
+  await new Promise<void>((resolve) => occupiedUdp.close(resolve));
   rmSync(datadir, { recursive: true, force: true });
 });
 
@@ -55,6 +62,72 @@ describe('start-up errors name the flag', () => {
       `svc-node: cannot start: port ${port} on 127.0.0.1 is in use (by another svc-node?): ` +
         'choose another with --p2p.port, or --p2p.port 0 for any free port',
     );
+  });
+
+  it('a discovery UDP port in use names --discovery.port, and the node exits instead of hanging', async () => {
+    // Discovery binds after the RPC server and the RLPx listener are up: both must be closed again for the exit.
+    const run = await runCli(
+      [
+        ...['--datadir', join(datadir, 'udp'), '--http.port', '0', '--p2p.addr', '127.0.0.1', '--p2p.port', '0'],
+        ...['--discovery', '--discovery.port', String(udpPort)],
+      ],
+      undefined,
+      20_000,
+    );
+    expect(oneLine(run)).toBe(
+      `svc-node: cannot start: UDP port ${udpPort} on 127.0.0.1 is in use (by another svc-node?): ` +
+        'choose another with --discovery.port, or --discovery.port 0 for any free port',
+    );
+  });
+
+  it('discovery values that could only fail once peering runs are refused before the chain opens', async () => {
+    const mordor = ['--network', 'mordor', '--http.port', '0', '--p2p.addr', '127.0.0.1', '--p2p.port', '0'];
+    const runs = await Promise.all(
+      [
+        ['--dns.server', 'x:y:z'],
+        ['--dns', 'all.mordor.blockd.info'],
+        ['--discovery.interval', '0'],
+      ].map((flags) => runCli(['--datadir', join(datadir, 'disc'), ...mordor, ...flags], undefined, 20_000)),
+    );
+    const [dnsServer, tree, interval] = runs.map(oneLine);
+    expect(dnsServer).toMatch(/^svc-node: network\.discovery\.dns-server \(--dns\.server\) must be an IP address/);
+    expect(tree).toBe(
+      'svc-node: network.discovery.dns (--dns): "all.mordor.blockd.info" is not an enrtree://<public key>@<domain> URL',
+    );
+    expect(interval).toMatch(
+      /^svc-node: network\.discovery\.interval \(--discovery\.interval\) must be a duration from 1s/,
+    );
+    for (const run of runs) expect(run.stdout).not.toMatch(/chain opened/);
+  });
+
+  it('--mine on mordor without --miner.coinbase is refused, as geth refuses to mine without an etherbase', async () => {
+    const run = await runCli(['--network', 'mordor', '--mine', '--datadir', join(datadir, 'mine'), '--http.port', '0']);
+    expect(oneLine(run)).toBe(
+      'svc-node: mining.mining-enabled (--mine) on mordor needs mining.coinbase (--miner.coinbase <address>): ' +
+        'without it the block rewards would go to the zero address',
+    );
+    expect(run.stdout).not.toMatch(/chain opened/);
+  });
+
+  it('a datadir that cannot be a directory is refused in one line naming --datadir, before the chain opens', async () => {
+    const file = join(datadir, 'a-file');
+    writeFileSync(file, '');
+    // Under /proc a directory cannot be made, and Node's recursive mkdir retried that for ever at full CPU.
+    const runs = await Promise.all(
+      [file, join(file, 'sub'), '/proc/svc-node-datadir'].map((d) =>
+        runCli(['--datadir', d, '--http.port', '0'], undefined, 20_000),
+      ),
+    );
+    const [isFile, underFile, proc] = runs.map(oneLine);
+    expect(isFile).toBe(`svc-node: cannot use the datadir ${file}: it is a file; choose another with --datadir`);
+    expect(underFile).toBe(
+      `svc-node: cannot use the datadir ${join(file, 'sub')}: ${file} is a file, not a directory; ` +
+        'choose another with --datadir',
+    );
+    expect(proc).toMatch(
+      /^svc-node: cannot use the datadir \/proc\/svc-node-datadir: .*; choose another with --datadir$/,
+    );
+    for (const run of runs) expect(run.stdout).not.toMatch(/chain opened/);
   });
 
   it('an address this machine does not have is refused before the chain opens', async () => {

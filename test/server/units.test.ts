@@ -420,6 +420,16 @@ describe('HealthChecker readiness rule: synced with a peer, or a single-node dev
       info: 'peer count is 0; looking for peers through 1 bootnode(s) 192.0.2.1:30303; 3 dial(s) tried, 0 node(s) waiting',
     });
     expect(readinessOf('mordor').httpStatus).toBe(503);
+    const off = new SvcNode(
+      loadConfig({ flags: { 'blockchains.network': 'mordor', 'network.p2p.enabled': false }, env: {} }),
+      silentLogger,
+    );
+    off.attachChainStatus({ status: () => synced });
+    expect(new HealthChecker(off).readiness().body.checks[0]).toEqual({
+      name: 'peerCount',
+      status: 'ERROR',
+      info: 'peer count is 0; peering is off (--p2p turns it on)',
+    });
     expect(readinessOf('mordor', fakePeers({ peerCount: 0, configured: false })).httpStatus).toBe(503);
     const connected = readinessOf('mordor', fakePeers({ peerCount: 1, configured: true }));
     expect(connected.httpStatus).toBe(200);

@@ -16,6 +16,10 @@ describe('history files: which format, and the one-line refusals', () => {
     await expect(openHistoryFile(path, decoder)).rejects.toThrow(`${path}: no such file`);
   });
 
+  it('refuses a directory as a directory, not as a missing file', async () => {
+    await expect(openHistoryFile(dir, decoder)).rejects.toThrow(`${dir}: not a file (a directory)`);
+  });
+
   it('refuses a file that is neither era1 nor an RLP stream', async () => {
     const path = join(dir, 'notes.txt');
     writeFileSync(path, 'hello');
@@ -28,7 +32,7 @@ describe('history files: which format, and the one-line refusals', () => {
     const items = Array.from({ length: 300 }, (_, i) => RLP.encode([new Uint8Array(i * 50).fill(i % 251)]));
     for (const name of ['s.rlp', 's.rlp.gz']) {
       const path = join(dir, name);
-      const writer = new RlpBlockWriter(path);
+      const writer = await RlpBlockWriter.create(path);
       for (const item of items) await writer.write(item);
       await writer.close();
       const back: Uint8Array[] = [];

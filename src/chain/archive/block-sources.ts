@@ -45,7 +45,9 @@ export class HistoryFileError extends Error {}
 /** Opens `path` as the format its first bytes say; refuses a missing file or one of neither format. */
 export async function openHistoryFile(path: string, decoder: BlockDecoder): Promise<HistoryFile> {
   const info = await stat(path).catch(() => undefined);
-  if (info === undefined || !info.isFile()) throw new HistoryFileError(`${path}: no such file`);
+  if (info === undefined) throw new HistoryFileError(`${path}: no such file`);
+  if (!info.isFile())
+    throw new HistoryFileError(`${path}: not a file (${info.isDirectory() ? 'a directory' : 'not regular'})`);
   const head = Buffer.alloc(2);
   const file = await open(path, 'r');
   await file.read(head, 0, 2, 0).finally(() => file.close());

@@ -34,7 +34,7 @@ export async function exportHistory(opts: HistoryExportOptions): Promise<History
   const last = opts.last ?? head;
   if (first < 0n || last < first) throw new HistoryExportError(`export range ${first}..${last} is empty`);
   if (last > head) throw new HistoryExportError(`block ${last} is past the head (${head})`);
-  const writer = new RlpBlockWriter(opts.path);
+  const writer = await RlpBlockWriter.create(opts.path);
   const progress = new ProgressLog({
     log: opts.log,
     message: 'export progress',

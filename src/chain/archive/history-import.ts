@@ -116,7 +116,7 @@ class ImportRun {
             this.stopped = true;
             return false;
           }
-          await this.importOne(block);
+          await this.importOne(block, file.path);
         }
         current = await next;
         verifying = nextVerifying;
@@ -169,17 +169,33 @@ class ImportRun {
     return canonical !== undefined && equalsBytes(canonical, source.hash);
   }
 
-  private async importOne(block: Block): Promise<void> {
+  private async importOne(block: Block, path: string): Promise<void> {
     try {
       await this.chain.importBlock(block);
     } catch (err) {
-      if (err instanceof BlockImportError) throw new HistoryImportError(err.message);
-      throw err;
+      if (!(err instanceof BlockImportError)) throw err;
+      throw new HistoryImportError(err.failure === 'unknown-parent' ? this.whyNoParent(block, path) : err.message);
     }
     this.imported++;
     this.gasUsed += block.header.gasUsed;
     this.lastNumber = block.header.number;
     this.progress.update(this.imported + this.skipped);
+  }
+
+  /**
+   * "unknown parent" tells an operator nothing: either the file starts past this chain's head (an earlier file is
+   * missing) or it holds another chain (another network, or dev's other seal mode), which its genesis shows at once.
+   */
+  private whyNoParent(block: Block, path: string): string {
+    const { number, parentHash } = block.header;
+    const at = `${path}: block ${number} ${bytesToHex(block.hash())}`;
+    const otherChain = 'the file holds another chain (another --network, or the dev chain of the other --seal mode)';
+    if (number === 0n)
+      return `${at} is not this chain's genesis ${bytesToHex(this.chain.getGenesis().hash())}: ${otherChain}`;
+    const head = this.chain.getHead().header.number;
+    if (number > head + 1n)
+      return `${at}: its parent, block ${number - 1n}, is not stored (this chain's head is ${head}): import the blocks before it first`;
+    return `${at}: its parent ${bytesToHex(parentHash)} is not this chain's block ${number - 1n}: ${otherChain}`;
   }
 
   /** The file's total difficulty for its last block, against the chain's (a wrong total is a wrong chain). */

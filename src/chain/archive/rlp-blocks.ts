@@ -2,7 +2,7 @@
  * RLP block streams as geth's `import`/`export` use them: blocks' RLP one after another, nothing between them,
  * gzip-compressed when the file name ends in `.gz` (or, when reading, when the file starts with gzip's magic).
  */
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createGunzip, createGzip } from 'node:zlib';
@@ -69,27 +69,60 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 /** A writer of an RLP stream file; gzip when `path` ends in `.gz`. */
 export class RlpBlockWriter {
-  private readonly file;
-  private readonly sink: NodeJS.WritableStream;
+  /** The first error of the file or the gzip stream: an unlistened stream error would end the process. */
+  private failure: Error | undefined;
 
-  constructor(path: string) {
-    this.file = createWriteStream(path);
-    if (path.endsWith('.gz')) {
-      const gzip = createGzip();
-      gzip.pipe(this.file);
-      this.sink = gzip;
-    } else {
-      this.sink = this.file;
+  private constructor(
+    private readonly path: string,
+    private readonly file: NodeJS.WritableStream,
+    private readonly sink: NodeJS.WritableStream,
+  ) {
+    const keep = (err: Error) => {
+      this.failure ??= err;
+    };
+    file.on('error', keep);
+    if (sink !== file) sink.on('error', keep);
+  }
+
+  /** Opens (creates or truncates) `path` first, so a path that cannot be written is one sentence, not a crash. */
+  static async create(path: string): Promise<RlpBlockWriter> {
+    let handle: Awaited<ReturnType<typeof open>>;
+    try {
+      handle = await open(path, 'w');
+    } catch (err) {
+      throw new RlpStreamError(`cannot write ${path}: ${writeProblem(err)}`);
     }
+    const file = handle.createWriteStream();
+    if (!path.endsWith('.gz')) return new RlpBlockWriter(path, file, file);
+    const gzip = createGzip();
+    gzip.pipe(file);
+    return new RlpBlockWriter(path, file, gzip);
   }
 
   async write(rlp: Uint8Array): Promise<void> {
+    this.check();
     if (!this.sink.write(rlp)) await once(this.sink, 'drain');
+    this.check();
   }
 
   async close(): Promise<void> {
     const done = once(this.file, 'close');
     this.sink.end();
-    await done;
+    await done.catch(() => undefined);
+    this.check();
   }
+
+  private check(): void {
+    if (this.failure !== undefined)
+      throw new RlpStreamError(`cannot write ${this.path}: ${writeProblem(this.failure)}`);
+  }
+}
+
+function writeProblem(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'its directory does not exist';
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
+  if (code === 'EISDIR') return 'it is a directory';
+  if (code === 'ENOSPC') return 'no space left on the device';
+  return (err as Error).message;
 }

@@ -82,7 +82,8 @@ export class GenesisMismatchError extends Error {
   ): GenesisMismatchError {
     return new GenesisMismatchError(
       `the database in ${dataDir} belongs to a chain with genesis ${bytesToHex(storedGenesis)}, ` +
-        `not ${networkName} (genesis ${bytesToHex(expected.hash())})`,
+        `not ${networkName} (genesis ${bytesToHex(expected.hash())}): start it with the --network it was made ` +
+        'with, or give this node another --datadir',
       { dataDir, storedGenesis, expected },
     );
   }

@@ -3,6 +3,7 @@ import * as s from './setting.js';
 
 export const forkSettings = {
   'fork.url': s.string({
+    placeholder: '<url>',
     flag: 'fork-url',
     default: undefined,
     description:

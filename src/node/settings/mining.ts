@@ -20,9 +20,10 @@ export const miningSettings = {
     description: 'run the internal miner (on dev it seals pending transactions at once)',
   }),
   'mining.coinbase': s.string({
+    placeholder: '<address>',
     flag: 'miner.coinbase',
     default: ({ network }) => (network === 'dev' ? DEV_COINBASE : undefined),
-    help: 'dev: the first test account; else none',
+    help: 'dev: the first test account; mordor/etc: none, and --mine needs one',
     description: 'address credited with the rewards of blocks this node mines',
   }),
   'mining.block-time': s.duration({

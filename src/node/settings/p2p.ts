@@ -94,6 +94,8 @@ export const p2pSettings = {
   'network.discovery.interval': s.duration({
     flag: 'discovery.interval',
     default: 6_000,
+    // Each tick re-pings the bootnodes while the table is empty: below a second that floods them.
+    min: 1_000,
     description: 'discv4 table refresh tick (a tenth of the table is asked for neighbours each tick)',
   }),
   'network.discovery.dns': s.list({
@@ -103,6 +105,7 @@ export const p2pSettings = {
     description: 'comma-separated EIP-1459 tree URLs (enrtree://<public key>@<domain>); replaces the default list',
   }),
   'network.discovery.dns-server': s.string({
+    placeholder: '<ip[:port]>',
     flag: 'dns.server',
     default: undefined,
     help: "the system's",
@@ -139,6 +142,7 @@ export const p2pSettings = {
       'one answer at a time, until memory falls again',
   }),
   'network.nat': s.string({
+    placeholder: '<extip:IPv4>',
     flag: 'nat',
     default: undefined,
     help: 'none',

@@ -111,8 +111,11 @@ function readTomlFile(path: string): Partial<Record<SettingKey, unknown>> {
         walk(v as Record<string, unknown>, key + '.');
       } else {
         if (!isSettingKey(key)) {
+          const near = nearestKey(key);
           throw new ConfigError(
-            `unknown setting "${key}" in ${path}; known settings: ${settings.map((s) => s.key).join(', ')}`,
+            `unknown setting "${key}" in ${path}` +
+              (near !== undefined ? `: did you mean ${near}?` : '') +
+              ' (svc-node --help all lists every setting and its section)',
           );
         }
         flat[key] = v;
@@ -121,4 +124,62 @@ function readTomlFile(path: string): Partial<Record<SettingKey, unknown>> {
   };
   walk(doc, '');
   return flat;
+}
+
+/** `SVC_NODE_` variables the node reads that are not settings. */
+const NOT_SETTINGS = new Set(['SVC_NODE_CONFIG', 'SVC_NODE_TEST_CODE']);
+
+/**
+ * `SVC_NODE_` variables that are no setting's but look like one: a typo, or a flag's name written as a variable
+ * (`SVC_NODE_HTTP_PORT` for `--http.port`). They are ignored, as unknown variables must be (a container may carry
+ * others), so the command line warns of them; a name that resembles no setting is left alone.
+ */
+export function misspeltEnvironment(env: NodeJS.ProcessEnv): { name: string; meant: string }[] {
+  const known = new Map(settings.map((s) => [envNameOf(s.key), s] as const));
+  const found: { name: string; meant: string }[] = [];
+  for (const name of Object.keys(env)) {
+    if (!name.startsWith('SVC_NODE_') || known.has(name) || NOT_SETTINGS.has(name)) continue;
+    const rest = name.slice('SVC_NODE_'.length);
+    const asFlag = rest.toLowerCase().replaceAll('_', '.');
+    const byFlag = settings.find((s) => s.flag !== undefined && s.flag.replaceAll('-', '.') === asFlag);
+    const bySuffix = [...known.keys()].filter((k) => k.endsWith(`_${rest}`));
+    let meant = byFlag !== undefined ? envNameOf(byFlag.key) : bySuffix.length === 1 ? bySuffix[0] : undefined;
+    if (meant === undefined) {
+      let best = 3;
+      for (const k of known.keys()) {
+        const distance = editDistance(name, k);
+        if (distance <= best) [best, meant] = [distance, k];
+      }
+    }
+    if (meant !== undefined) found.push({ name, meant });
+  }
+  return found;
+}
+
+/**
+ * The setting a mistyped or misplaced key most likely meant: the one with the same last name in another section
+ * (`[mining] checkpointing` for `[blockchains] checkpointing`), else the one a few letters away.
+ */
+function nearestKey(key: string): string | undefined {
+  const name = key.slice(key.lastIndexOf('.') + 1);
+  const sameName = settings.filter((s) => s.key === name || s.key.endsWith(`.${name}`));
+  if (sameName.length === 1) return sameName[0]!.key;
+  let best: { key: string; distance: number } | undefined;
+  for (const { key: known } of settings) {
+    const distance = editDistance(key, known);
+    if (distance <= 3 && (best === undefined || distance < best.distance)) best = { key: known, distance };
+  }
+  return best?.key;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = row;
+  }
+  return previous[b.length]!;
 }

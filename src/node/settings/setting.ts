@@ -56,6 +56,8 @@ export interface SettingSpec<D> {
   readonly max?: number;
   /** Added to the message refusing a value out of bounds: what to do instead. */
   readonly hint?: string;
+  /** What `--help` writes after the flag when the kind's own (`<value>`) would not say what to give. */
+  readonly placeholder?: string;
 }
 
 export interface Setting<K extends SettingKind = SettingKind, D = unknown> extends SettingSpec<D> {

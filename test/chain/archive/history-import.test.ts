@@ -116,4 +116,45 @@ describe('svc-node import / export of real ETC history', () => {
     expect(refused.stderr).toBe(`svc-node: import failed: block 4 ${badHash}: invalid mix digest\n`);
     expect(line(refused.logs, 'import failed')).toMatchObject({ head: '3', hash: hashes[3] });
   }, 120_000);
+
+  it('export to a path that cannot be written is one line, not an unhandled stream error', async () => {
+    const dir = tempDir();
+    const target = join(dir, 'no-such-dir', 'blocks.rlp');
+    const run = await runCommand(['--datadir', join(dir, 'dev'), 'export', target]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`svc-node: export failed: cannot write ${target}: its directory does not exist\n`);
+  }, 60_000);
+
+  it('a file of another chain, or one that starts past the head, says which instead of "unknown parent"', async () => {
+    const dir = tempDir();
+    const { rlp, hashes } = await eraBlocks(6);
+    const write = (name: string, blocks: Uint8Array[]) => {
+      writeFileSync(join(dir, name), Buffer.concat(blocks));
+      return join(dir, name);
+    };
+    const fromGenesis = write('etc-0-2.rlp', rlp.slice(0, 3));
+    const fromOne = write('etc-1-2.rlp', rlp.slice(1, 3));
+    const gap = write('etc-5-6.rlp', rlp.slice(5, 7));
+    const mordor = (name: string) => ['--network', 'mordor', '--datadir', join(dir, name), 'import'];
+    const [genesis, parent, past] = await Promise.all([
+      runCommand([...mordor('m1'), fromGenesis]),
+      runCommand([...mordor('m2'), fromOne]),
+      runCommand(['--network', 'etc', '--datadir', join(dir, 'e'), 'import', gap]),
+    ]);
+    const mordorGenesis = '0xa68ebde7932eccb177d38d55dcc6461a019dd795a681e59b5a3e4f3a7259a3f1';
+    const otherChain = 'the file holds another chain (another --network, or the dev chain of the other --seal mode)';
+    expect(genesis.stderr).toBe(
+      `svc-node: import failed: ${fromGenesis}: block 0 ${hashes[0]} is not this chain's genesis ${mordorGenesis}: ` +
+        `${otherChain}\n`,
+    );
+    expect(parent.stderr).toBe(
+      `svc-node: import failed: ${fromOne}: block 1 ${hashes[1]}: its parent ${hashes[0]} is not this chain's ` +
+        `block 0: ${otherChain}\n`,
+    );
+    expect(past.stderr).toBe(
+      `svc-node: import failed: ${gap}: block 5 ${hashes[5]}: its parent, block 4, is not stored (this chain's ` +
+        'head is 0): import the blocks before it first\n',
+    );
+    for (const run of [genesis, parent, past]) expect(run.code).toBe(1);
+  }, 120_000);
 });

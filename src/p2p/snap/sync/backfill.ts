@@ -18,6 +18,7 @@ import type { SyncOptions } from '../../sync.js';
 import type { HistoryBackfillProgress } from '../../types.js';
 import { fetchHistory } from './backfill-fetch.js';
 import { BadAnswer } from './peers.js';
+import { pause } from './pause.js';
 
 /** Blocks per request (bodies and receipts of a run of blocks). */
 export const HISTORY_BATCH = 64;
@@ -37,9 +38,6 @@ export interface HistoryBackfillOptions extends Pick<SyncOptions, 'chain' | 'ses
 /** Progress for eth_syncing and the MCP sync resource: blocks held below the base, out of the base's height. */
 export type HistoryBackfillStatus = HistoryBackfillProgress;
 
-// Unref'd: the backfill idles on every node, and must never keep a process alive that is stopping or failed to start.
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms).unref());
-
 export class HistoryBackfill {
   readonly #opts: HistoryBackfillOptions;
   readonly #busy = new Set<EthSession>();
@@ -47,6 +45,7 @@ export class HistoryBackfill {
   readonly #lacksUntil = new WeakMap<EthSession, number>();
   readonly #askedAt = new WeakMap<EthSession, number>();
   #closed = false;
+  readonly #stop = new AbortController();
   #progress: ProgressLog | undefined;
   readonly #running: Promise<void>;
 
@@ -71,6 +70,7 @@ export class HistoryBackfill {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#stop.abort();
     this.#progress?.stop();
     await this.#running;
   }
@@ -79,17 +79,17 @@ export class HistoryBackfill {
     const history = this.#opts.chain.history;
     if (history === undefined) return;
     // Started while the service is being built: its peer table exists from the next turn on.
-    await sleep(IDLE_WAIT_MS);
+    await pause(IDLE_WAIT_MS, this.#stop.signal);
     while (!this.#closed) {
       const f = history.frontier();
       if (f === undefined) {
-        await sleep(1_000);
+        await pause(1_000, this.#stop.signal);
         continue;
       }
       if (f.heldFrom <= 1n) break;
       this.#progress ??= this.startProgress(f);
       if (this.#opts.busy() || this.usable().length === 0) {
-        await sleep(IDLE_WAIT_MS);
+        await pause(IDLE_WAIT_MS, this.#stop.signal);
         continue;
       }
       const runs: [bigint, bigint][] = [];
@@ -147,7 +147,7 @@ export class HistoryBackfill {
       if (missing.length === 0) return headers.map((h) => got.get(bytesToHex(h.hash()))!);
       const peer = this.freePeer();
       if (peer === undefined) {
-        await sleep(IDLE_WAIT_MS);
+        await pause(IDLE_WAIT_MS, this.#stop.signal);
         continue;
       }
       this.#busy.add(peer);

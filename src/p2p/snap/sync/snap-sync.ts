@@ -20,6 +20,7 @@ import { agreedHead, downloadHeaders, headerAt, PivotAbandoned } from './headers
 import { DEFAULT_MAX_RSS_MIB, MemoryGuard } from './memory.js';
 import { RootGone, SnapPeers, SyncClosed } from './peers.js';
 import { adoptPivot } from './handover.js';
+import { pause } from './pause.js';
 import { type Chunk, decodeRecord, encodeRecord, incHash, type SnapRecord, splitKeySpace } from './record.js';
 import { SnapProgressView, type SnapStatus } from './status.js';
 
@@ -65,6 +66,7 @@ export class SnapSync {
   #pivotHeader: BlockHeader | undefined;
   #moving: Promise<void> | undefined;
   #closed = false;
+  readonly #stop = new AbortController();
   readonly #view: SnapProgressView;
   readonly #memory: MemoryGuard;
 
@@ -105,6 +107,7 @@ export class SnapSync {
 
   close(): void {
     this.#closed = true;
+    this.#stop.abort();
     this.#view.stop();
   }
 
@@ -125,7 +128,7 @@ export class SnapSync {
       }
       this.#pivotHeader = await this.#opts.chain.getHeader(record.pivot.hash);
       // A resumed sync may find its pivot far behind the peers' head: moved first, not after a failed request.
-      while (this.#peers.usable().length === 0 && !this.#closed) await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+      while (this.#peers.usable().length === 0 && !this.#closed) await pause(PEER_WAIT_MS, this.#stop.signal);
       await this.followHead();
       if (record.phase === 'accounts') {
         await Promise.all(record.chunks.map((chunk) => this.accountChunk(chunk)));
@@ -213,7 +216,7 @@ export class SnapSync {
           return headerAt(this.#peers, this.#opts.chain, head - this.#distance);
         }
       }
-      await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+      await pause(PEER_WAIT_MS, this.#stop.signal);
     }
   }
 
@@ -288,7 +291,7 @@ export class SnapSync {
       const header = await this.newPivot();
       if (this.#closed) throw new SyncClosed('snap sync stopped');
       if (header !== undefined && header.number > number) return header;
-      await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+      await pause(PEER_WAIT_MS, this.#stop.signal);
     }
   }
 
@@ -374,7 +377,7 @@ export class SnapSync {
     const floor = record.headerTip.number > record.pivot.number ? record.headerTip.number : record.pivot.number;
     if (header === undefined || header.number <= floor) {
       // The peers have not moved on (or lost the state for another reason): wait and ask again.
-      await new Promise((r) => setTimeout(r, PEER_WAIT_MS));
+      await pause(PEER_WAIT_MS, this.#stop.signal);
       return;
     }
     const target = { number: header.number, hash: header.hash() };
