@@ -3,7 +3,8 @@
  * chain (A more blocks than B, so A's chain is heavier at the dev chain's fixed difficulty). B emits a contract
  * event on its chain while a WebSocket client is subscribed to it. Then B is linked to A with net_connectToPeer:
  * B must switch to A's chain (same head hash) and the subscriber must get that log again with `removed: true`;
- * B's /metrics counts the switch and the blocks it replaced, A's counts none.
+ * B's /metrics counts the switch and the blocks it replaced, A's counts none. A, a dev node with no peers of its
+ * own to dial, is ready alone at first, but once B has peered with it and gone, A is not ready.
  */
 import { ContractFactory, Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,6 +49,12 @@ async function reorgMetrics(node: NodeProcess): Promise<{ reorgs: number; droppe
   };
 }
 
+const readiness = async (node: NodeProcess) => {
+  const res = await fetch(new URL('/readiness', node.url));
+  const { checks } = (await res.json()) as { checks: Array<{ name: string; status: string; info?: string }> };
+  return { status: res.status, peerCount: checks.find((c) => c.name === 'peerCount') };
+};
+
 describe('reorg over devp2p', () => {
   it('switches the lighter node to the heavier chain and sends its removed logs to subscribers', async () => {
     const nodes = { nodeA, nodeB };
@@ -82,6 +89,7 @@ describe('reorg over devp2p', () => {
     expect(Number(headA.number)).toBeGreaterThan(Number(headB.number));
     expect(BigInt(headA.totalDifficulty)).toBeGreaterThan(BigInt(headB.totalDifficulty));
     expect(await reorgMetrics(nodeB)).toEqual({ reorgs: 0, droppedBlocks: 0 });
+    expect(await readiness(nodeA)).toMatchObject({ status: 200, peerCount: { status: 'OK' } });
 
     expect(await call(nodeB.url, 'net_connectToPeer', [nodeA.enode])).toBe(true);
     await waitFor(
@@ -111,5 +119,18 @@ describe('reorg over devp2p', () => {
     );
     const removed = subscriber.of(subscription).filter((log) => log.removed === true);
     expect(removed).toEqual([{ ...emitted, removed: true }]);
+
+    // B leaves: A lost the network it was part of, and its readiness says so (the single-node exception is gone).
+    await nodeB.stop();
+    await waitFor(
+      async () => (await readiness(nodeA)).status === 503,
+      "A's readiness to fail without B",
+      { nodeA },
+      20_000,
+    );
+    expect((await readiness(nodeA)).peerCount).toMatchObject({
+      status: 'ERROR',
+      info: expect.stringMatching(/^peer count is 0/),
+    });
   }, 60_000);
 });
