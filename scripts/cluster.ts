@@ -7,6 +7,8 @@
  *                      [--block-time 2s] [--reset]
  *
  * The datadirs survive a stop, so the next run continues the same chain with the same enodes; --reset starts over.
+ * The npm script `exec`s tsx: npm passes a SIGTERM on to its child only, and a shell left between npm and tsx died
+ * of it without passing it on, so the nodes outlived a supervisor's stop.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';

@@ -13184,17 +13184,18 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
                   "head": "0xeb301efb59ea26cc915b2d7c1e2aba95a174e28df6f5bffe042fbba91a6f8b66",
                   "config": {
                     "chainId": 1337,
-                    "chainstartBlock": 0,
                     "homesteadBlock": 0,
-                    "tangerineWhistleBlock": 0,
-                    "spuriousDragonBlock": 0,
-                    "byzantiumBlock": 0,
-                    "constantinopleBlock": 0,
-                    "petersburgBlock": 0,
-                    "istanbulBlock": 0,
-                    "berlinBlock": 0,
-                    "londonBlock": 0,
-                    "shanghaiBlock": 0
+                    "gasRepriceBlock": 0,
+                    "dieHardBlock": 0,
+                    "gothamBlock": 0,
+                    "defuseBlock": 0,
+                    "atlantisBlock": 0,
+                    "aghartaBlock": 0,
+                    "phoenixBlock": 0,
+                    "thanosBlock": 0,
+                    "magnetoBlock": 0,
+                    "mystiqueBlock": 0,
+                    "spiralBlock": 0
                   }
                 }
               }
@@ -19466,7 +19467,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "AdminNodeInfo": {
         "title": "AdminNodeInfo",
         "type": "object",
-        "description": "This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).",
+        "description": "This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each ETC upgrade the network schedules, by its ECIP-1066 name: homesteadBlock, gasRepriceBlock, dieHardBlock, gothamBlock, defuseBlock, atlantisBlock, aghartaBlock, phoenixBlock, thanosBlock, magnetoBlock, mystiqueBlock, spiralBlock; no Ethereum fork names such as londonBlock, since ETC has no EIP-1559).",
         "properties": {
           "id": {
             "type": "string",

@@ -1854,7 +1854,7 @@ export interface AnvilMetadata {
   [k: string]: unknown | undefined;
 }
 /**
- * This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each scheduled fork).
+ * This node as geth's admin_nodeInfo shows it: id = keccak256 of the node's public key (64 hex digits), name = the client version, enode, enr (EIP-778; absent when discovery is off), ip, ports (discovery 0 when discovery is off), listenAddr, and protocols.eth: network id, head total difficulty (a hex quantity, where geth writes a JSON number that JavaScript could not hold exactly), genesis and head hashes, and the chain config (chainId and <fork>Block for each ETC upgrade the network schedules, by its ECIP-1066 name: homesteadBlock, gasRepriceBlock, dieHardBlock, gothamBlock, defuseBlock, atlantisBlock, aghartaBlock, phoenixBlock, thanosBlock, magnetoBlock, mystiqueBlock, spiralBlock; no Ethereum fork names such as londonBlock, since ETC has no EIP-1559).
  */
 export interface AdminNodeInfo {
   id: string;

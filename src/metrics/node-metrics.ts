@@ -1,15 +1,15 @@
 /**
  * The node's Prometheus metrics (prom-client), served by the RPC server at `GET /metrics`. The engine and the
  * dispatcher know nothing of this module: state is read at scrape time (head, peers, pool, filters, datadir
- * size), durations arrive through the engine's own events (`blockImported`, the miner's `sealed`) and the
- * dispatcher's observer hook (rpc-stats.ts, kept cheap for the hot path).
+ * size), durations and reorganisations arrive through the engine's own events (`blockImported`, `reorg`, the
+ * miner's `sealed`) and the dispatcher's observer hook (rpc-stats.ts, kept cheap for the hot path).
  *
  * Names follow Prometheus conventions: `svc_` prefix, base units (seconds, bytes), `_total` on counters; the
  * process and Node.js runtime metrics are prom-client's defaults under their usual names (`process_*`,
  * `nodejs_*`) so that stock dashboards read them.
  */
 import type { Registry } from 'prom-client';
-import type { BlockImportedEvent } from '../chain/chain-events.js';
+import type { BlockImportedEvent, ReorgEvent } from '../chain/chain-events.js';
 import type { ChainEngine } from '../chain/engine.js';
 import type { MinedBlock } from '../chain/miner/index.js';
 import type { SvcNode } from '../node/node.js';
@@ -67,9 +67,13 @@ const REGISTRY_DELAY_MS = 5000;
 export function createNodeMetrics(node: SvcNode): NodeMetrics {
   let websocket: WebSocketStats | undefined;
   const rpc = new RpcStats(RPC_BUCKETS);
-  let early: Array<{ imported: BlockImportedEvent } | { sealed: MinedBlock }> | undefined = [];
+  let early: Array<{ imported: BlockImportedEvent } | { sealed: MinedBlock } | { reorg: ReorgEvent }> | undefined = [];
   let onImported = (event: BlockImportedEvent) => {
     early?.push({ imported: event });
+    void built();
+  };
+  let onReorg = (event: ReorgEvent) => {
+    early?.push({ reorg: event });
     void built();
   };
   let onSealed = (block: MinedBlock) => {
@@ -80,11 +84,13 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
   let hooked: ChainEngine | undefined;
   const importedHook = (event: BlockImportedEvent) => onImported(event);
   const sealedHook = (block: MinedBlock) => onSealed(block);
+  const reorgHook = (event: ReorgEvent) => onReorg(event);
   function followEngine(): ChainEngine | undefined {
     const engine = node.engine;
     if (engine !== hooked) {
       unhook();
       engine?.chain.on('blockImported', importedHook);
+      engine?.chain.on('reorg', reorgHook);
       engine?.miner.on('sealed', sealedHook);
       hooked = engine;
     }
@@ -92,6 +98,7 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
   }
   function unhook(): void {
     hooked?.chain.off('blockImported', importedHook);
+    hooked?.chain.off('reorg', reorgHook);
     hooked?.miner.off('sealed', sealedHook);
     hooked = undefined;
   }
@@ -218,6 +225,19 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
       registers,
     });
 
+    // A switch to another branch, as geth's chain/reorg meters count it; a rewind (evm_revert, debug_setHead)
+    // drops blocks without adding any and is not one. The log line says the same, but a monitor cannot alert on it.
+    const reorgs = new Counter({
+      name: 'svc_chain_reorgs_total',
+      help: 'Times the canonical chain switched to another branch (fork choice by total difficulty)',
+      registers,
+    });
+    const reorgDropped = new Counter({
+      name: 'svc_chain_reorg_dropped_blocks_total',
+      help: 'Canonical blocks replaced by another branch in those switches',
+      registers,
+    });
+
     rpc.register(registry);
 
     onImported = (event: BlockImportedEvent) => {
@@ -228,8 +248,14 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
       mined.inc();
       if (block.sealMs !== undefined) sealTime.observe(block.sealMs / 1000);
     };
+    onReorg = (event: ReorgEvent) => {
+      if (event.added.length === 0) return;
+      reorgs.inc();
+      reorgDropped.inc(event.dropped.length);
+    };
     for (const event of early ?? []) {
       if ('imported' in event) onImported(event.imported);
+      else if ('reorg' in event) onReorg(event.reorg);
       else onSealed(event.sealed);
     }
     early = undefined;

@@ -428,6 +428,9 @@ export class P2pService implements PeerService, SessionHost {
   // ------------------------------------------------------------------ internals
 
   private onSessionReady(session: EthSession): void {
+    // A node others have peered with is part of a network, not a single-node dev chain: losing every peer must
+    // make it unready (the hub of `npm run cluster` has no peers of its own to dial; the others dial it).
+    this.#configuredPeers = true;
     // A new peer learns our pool (eth/68 announces hashes; it fetches what it lacks).
     const pending = this.#engine.pool.all();
     for (let i = 0; i < pending.length; i += TX_ANNOUNCE_CHUNK)

@@ -127,8 +127,8 @@ export interface PeerService {
   /** The TCP port actually listened on (the configured one, or the one picked for port 0). */
   readonly listenPort: number;
   /**
-   * Whether any peer was configured to dial (bootnodes, static-nodes.json, net_connectToPeer). A dev node with
-   * none is a single-node chain and counts as ready without peers.
+   * Whether any peer was configured to dial (bootnodes, static-nodes.json, net_connectToPeer) or has been
+   * connected since the start. A dev node with neither is a single-node chain and counts as ready without peers.
    */
   hasConfiguredPeers(): boolean;
   /** How the node looks for peers and how far it got. */

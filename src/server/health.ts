@@ -4,8 +4,8 @@
  *
  * Readiness = synced with at least one handshaked peer. Two departures from the product, both so that the answer
  * means "ready": readiness also fails while syncStatus is SYNCING (more than syncing-status-threshold blocks
- * behind), and a dev node with no peers configured (no peering, or no bootnodes and nothing dialled) is a
- * single-node chain, ready (and healthy in /healthcheck) without peers.
+ * behind), and a dev node with no peers configured (no peering, or no bootnodes and nothing dialled) and none
+ * connected since its start is a single-node chain, ready (and healthy in /healthcheck) without peers.
  */
 import type { ChainStatus, SvcNode } from '../node/node.js';
 import { describeSearch } from '../p2p/search-log.js';

@@ -1,8 +1,8 @@
 /**
  * admin_* over real devp2p links between three dev nodes: admin_nodeInfo describes the node (enode, geth's id,
- * ports, chain), admin_datadir its datadir; on B (--maxpeers 1) admin_addPeer connects A and admin_peers lists it
- * as a static outbound peer (and A lists B as inbound); admin_addTrustedPeer connects C although the table is full,
- * listed as trusted; admin_removeTrustedPeer takes the mark away once; admin_removePeer drops A and forgets it.
+ * ports, chain, ETC's upgrades by name), admin_datadir its datadir; on B (--maxpeers 1) admin_addPeer connects A
+ * and admin_peers lists it as a static outbound peer (and A lists B as inbound); admin_addTrustedPeer connects C
+ * although the table is full, listed as trusted; admin_removeTrustedPeer takes the mark away once; admin_removePeer drops A and forgets it.
  */
 import { keccak256 } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,7 +48,14 @@ describe('admin_*', () => {
         eth: { network: 1337, genesis: genesis.hash, head: head.hash, difficulty: head.totalDifficulty },
       },
     });
-    expect(info.protocols.eth.config.chainId).toBe(1337);
+    // The chain config names ETC's upgrades (ECIP-1066), all from block 0 on dev; no Ethereum fork names such as
+    // londonBlock, which would announce EIP-1559 on a chain that never adopted it.
+    const etcUpgrades = ['homestead', 'gasReprice', 'dieHard', 'gotham', 'defuse', 'atlantis', 'agharta', 'phoenix'];
+    etcUpgrades.push('thanos', 'magneto', 'mystique', 'spiral');
+    expect(info.protocols.eth.config).toEqual({
+      chainId: 1337,
+      ...Object.fromEntries(etcUpgrades.map((name) => [`${name}Block`, 0])),
+    });
     expect(await call(a.url, 'admin_datadir')).toBe(a.datadir);
   });
 

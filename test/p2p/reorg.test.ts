@@ -2,12 +2,15 @@
  * A reorganisation that arrives over the wire: two dev nodes on the same genesis, no peers, each mining its own
  * chain (A more blocks than B, so A's chain is heavier at the dev chain's fixed difficulty). B emits a contract
  * event on its chain while a WebSocket client is subscribed to it. Then B is linked to A with net_connectToPeer:
- * B must switch to A's chain (same head hash) and the subscriber must get that log again with `removed: true`.
+ * B must switch to A's chain (same head hash) and the subscriber must get that log again with `removed: true`;
+ * B's /metrics counts the switch and the blocks it replaced, A's counts none. A, a dev node with no peers of its
+ * own to dial, is ready alone at first, but once B has peered with it and gone, A is not ready.
  */
 import { ContractFactory, Interface } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { WsClient } from '../rpc/logs-fixture.js';
 import { Counter } from '../rpc/contracts.js';
 import { blockAt, blockNumberOf, call, peerCountOf, waitFor } from './multi-node-fixture.js';
@@ -36,6 +39,21 @@ async function send(node: NodeProcess, tx: Record<string, string>): Promise<NonN
   expect(receipt!.status).toBe('0x1');
   return receipt!;
 }
+
+/** The chain reorganisation counters of a node's /metrics. */
+async function reorgMetrics(node: NodeProcess): Promise<{ reorgs: number; droppedBlocks: number }> {
+  const metrics = parsePrometheusText(await (await fetch(new URL('/metrics', node.url))).text());
+  return {
+    reorgs: sampleValue(metrics, 'svc_chain_reorgs_total') ?? Number.NaN,
+    droppedBlocks: sampleValue(metrics, 'svc_chain_reorg_dropped_blocks_total') ?? Number.NaN,
+  };
+}
+
+const readiness = async (node: NodeProcess) => {
+  const res = await fetch(new URL('/readiness', node.url));
+  const { checks } = (await res.json()) as { checks: Array<{ name: string; status: string; info?: string }> };
+  return { status: res.status, peerCount: checks.find((c) => c.name === 'peerCount') };
+};
 
 describe('reorg over devp2p', () => {
   it('switches the lighter node to the heavier chain and sends its removed logs to subscribers', async () => {
@@ -70,6 +88,8 @@ describe('reorg over devp2p', () => {
     const headB = (await blockAt(nodeB, 'latest'))!;
     expect(Number(headA.number)).toBeGreaterThan(Number(headB.number));
     expect(BigInt(headA.totalDifficulty)).toBeGreaterThan(BigInt(headB.totalDifficulty));
+    expect(await reorgMetrics(nodeB)).toEqual({ reorgs: 0, droppedBlocks: 0 });
+    expect(await readiness(nodeA)).toMatchObject({ status: 200, peerCount: { status: 'OK' } });
 
     expect(await call(nodeB.url, 'net_connectToPeer', [nodeA.enode])).toBe(true);
     await waitFor(
@@ -86,6 +106,9 @@ describe('reorg over devp2p', () => {
     expect((await blockAt(nodeA, 'latest'))!.hash).toBe(headA.hash);
     expect((await blockAt(nodeB, Number(incremented.blockNumber)))!.hash).not.toBe(incremented.blockHash);
     expect(await call(nodeB.url, 'eth_getTransactionReceipt', [emitted.transactionHash])).toBeNull();
+    // One switch on B, replacing every block B had mined (the chains share only the genesis); none on A.
+    expect(await reorgMetrics(nodeB)).toEqual({ reorgs: 1, droppedBlocks: Number(headB.number) });
+    expect(await reorgMetrics(nodeA)).toEqual({ reorgs: 0, droppedBlocks: 0 });
 
     await waitFor(
       async () => subscriber!.of(subscription).some((log) => log.removed === true),
@@ -96,5 +119,18 @@ describe('reorg over devp2p', () => {
     );
     const removed = subscriber.of(subscription).filter((log) => log.removed === true);
     expect(removed).toEqual([{ ...emitted, removed: true }]);
+
+    // B leaves: A lost the network it was part of, and its readiness says so (the single-node exception is gone).
+    await nodeB.stop();
+    await waitFor(
+      async () => (await readiness(nodeA)).status === 503,
+      "A's readiness to fail without B",
+      { nodeA },
+      20_000,
+    );
+    expect((await readiness(nodeA)).peerCount).toMatchObject({
+      status: 'ERROR',
+      info: expect.stringMatching(/^peer count is 0/),
+    });
   }, 60_000);
 });

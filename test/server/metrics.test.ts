@@ -54,6 +54,8 @@ describe('GET /metrics', () => {
       svc_datadir_size_bytes: 'gauge',
       svc_blocks_imported_total: 'counter',
       svc_blocks_mined_total: 'counter',
+      svc_chain_reorgs_total: 'counter',
+      svc_chain_reorg_dropped_blocks_total: 'counter',
       svc_block_import_duration_seconds: 'histogram',
       svc_block_seal_duration_seconds: 'histogram',
       svc_rpc_requests_total: 'counter',

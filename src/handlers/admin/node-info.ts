@@ -1,10 +1,13 @@
 /**
  * admin_nodeInfo and admin_datadir. The node's `id` is geth's: keccak256 of the 64-byte public key (the enode's node
  * id is the key itself). protocols.eth carries the chain as core-geth reports it: network id, head total difficulty,
- * genesis and head hashes, and the chain config (chain id and the block of each fork this network schedules).
+ * genesis and head hashes, and the chain config: the chain id and the block of each ETC upgrade this network schedules,
+ * by its ECIP-1066 name (`atlantisBlock`, …, `spiralBlock`). Not the names of the Ethereum rule sets the EVM library
+ * runs them on: `londonBlock` would tell a reader that EIP-1559 is on, which ETC never adopted.
  * Difficulties are hex quantities: ETC's total difficulty is past what a JSON number holds exactly in JavaScript.
  */
 import { keccak256 } from '../../chain/crypto.js';
+import { getNetwork } from '../../chain/networks/index.js';
 import type {
   AdminDatadirParams,
   AdminDatadirResult,
@@ -27,10 +30,9 @@ export function admin_nodeInfo(_params: AdminNodeInfoParams, ctx: HandlerContext
   const head = engine.chain.getHead();
   const udpPort = peers.search().udpPort;
   const enr = peers.admin?.enr ?? null;
+  const { forks } = getNetwork(ctx.node.network.name);
   const config: Record<string, number> = { chainId: Number(engine.chain.network.chainId) };
-  for (const { name, block } of engine.chain.commonAt(head.header.number).hardforks()) {
-    if (typeof block === 'number' || typeof block === 'bigint') config[`${name}Block`] = Number(block);
-  }
+  for (const [name, block] of Object.entries(forks)) if (block !== null) config[`${name}Block`] = Number(block);
   return {
     id: nodeHashOf(url.username),
     name: ctx.node.clientVersion,
