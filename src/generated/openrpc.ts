@@ -8928,6 +8928,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
               "personal": "1.0",
               "debug": "1.0",
               "trace": "1.0",
+              "ots": "1.0",
               "qa": "1.0",
               "checkpointing": "1.0",
               "svc": "1.0",
