@@ -6,6 +6,7 @@ import { isIP, isIPv4 } from 'node:net';
 import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
 import type { NetworkName } from '../chain/networks/types.js';
 import type { SealMode } from '../chain/seal-mode.js';
+import { TREE_URL } from '../p2p/discovery/tree-url.js';
 import type { CacheLimits } from '../chain/cache-limits.js';
 import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
@@ -178,9 +179,6 @@ export interface NodeConfig {
   };
 }
 
-/** EIP-1459's tree URL: base32 public key, then a domain (the walker's own check, src/p2p/discovery/dns-tree.ts). */
-const ENRTREE_URL = /^enrtree:\/\/[A-Z2-7]+@[a-zA-Z0-9.-]+$/;
-
 /**
  * `ip` or `ip:port` (`[ipv6]:port`), what Node's resolver takes; checked here because the resolver throws only when
  * peering starts, after the RPC server already listens.
@@ -215,7 +213,7 @@ function discoveryOf(get: ReturnType<typeof readSettings>['get']) {
   const dnsTrees = get('network.discovery.dns');
   // A tree URL that cannot be one would only be refused once peering runs, as a warning among the start-up lines.
   for (const url of dnsTrees) {
-    if (!ENRTREE_URL.test(url))
+    if (!TREE_URL.test(url.trim()))
       throw new ConfigError(`network.discovery.dns (--dns): "${url}" is not an enrtree://<public key>@<domain> URL`);
   }
   return {

@@ -6,15 +6,8 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { fileProblem } from '../chain/file-problem.js';
 import { ConfigError } from './config-error.js';
-
-const REASONS: Record<string, string> = {
-  EACCES: 'permission denied',
-  EPERM: 'permission denied',
-  EROFS: 'the file system is read-only',
-  ENOSPC: 'no space left on the device',
-  ENOENT: 'the file system does not allow a directory there',
-};
 
 export function ensureDatadir(datadir: string): void {
   const refuse = (why: string) =>
@@ -30,7 +23,7 @@ export function ensureDatadir(datadir: string): void {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? '';
       if (code === 'EEXIST' && kindOf(path) === 'directory') return; // made meanwhile, by another start
-      throw refuse(REASONS[code] ?? (err as Error).message);
+      throw refuse(fileProblem(err, 'the file system does not allow a directory there'));
     }
   };
   make(datadir);

@@ -16,6 +16,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
+import { fileProblem } from '../chain/file-problem.js';
 import { ConfigError, type AuthConfig } from '../node/config.js';
 
 /** The `WWW-Authenticate` header every 401 carries (HTTP, the WebSocket upgrade, /mcp). */
@@ -36,16 +37,6 @@ export interface Authenticator {
 
 const JWT_SECRET_KEY = 'network.rpc.auth.jwt-secret-file';
 const API_KEYS_KEY = 'network.rpc.auth.api-keys-file';
-
-/** Node's file errors name neither the setting nor, for an operator, the problem in words. */
-function fileProblem(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  if (code === 'ENOENT') return 'no such file';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  if (code === 'ENOTDIR') return 'a part of the path is not a directory';
-  return err instanceof Error ? err.message : String(err);
-}
 
 /** Reads the secret, creating it (32 random bytes, hex, mode 0600) when the file does not exist. */
 export function loadOrCreateJwtSecret(path: string): { secret: Buffer; created: boolean } {

@@ -6,6 +6,10 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createGunzip, createGzip } from 'node:zlib';
+import { fileProblem } from '../file-problem.js';
+
+/** What ENOENT means when a file is written: the directory it goes in is not there. */
+const MISSING_DIR = 'its directory does not exist';
 
 export class RlpStreamError extends Error {}
 
@@ -90,7 +94,7 @@ export class RlpBlockWriter {
     try {
       handle = await open(path, 'w');
     } catch (err) {
-      throw new RlpStreamError(`cannot write ${path}: ${writeProblem(err)}`);
+      throw new RlpStreamError(`cannot write ${path}: ${fileProblem(err, MISSING_DIR)}`);
     }
     const file = handle.createWriteStream();
     if (!path.endsWith('.gz')) return new RlpBlockWriter(path, file, file);
@@ -114,15 +118,6 @@ export class RlpBlockWriter {
 
   private check(): void {
     if (this.failure !== undefined)
-      throw new RlpStreamError(`cannot write ${this.path}: ${writeProblem(this.failure)}`);
+      throw new RlpStreamError(`cannot write ${this.path}: ${fileProblem(this.failure, MISSING_DIR)}`);
   }
-}
-
-function writeProblem(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'its directory does not exist';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  if (code === 'EISDIR') return 'it is a directory';
-  if (code === 'ENOSPC') return 'no space left on the device';
-  return (err as Error).message;
 }

@@ -8,6 +8,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { equalsBytes } from '@ethereumjs/util';
 import type { Blockchain } from '../blockchain.js';
 import type { TxReceipt } from '../codec/receipts.js';
+import { hexKey } from '../db/hex-key.js';
 import { AddressIndex, type AddressIndexReader } from './address-index.js';
 
 export const DEFAULT_ACCOUNT_HISTORY_MAX_BLOCKS = 1000;
@@ -31,6 +32,8 @@ export interface AccountTransaction {
   /** Index of the transaction in its block. */
   readonly index: number;
   readonly receipt: TxReceipt;
+  /** Every receipt of the block, as loaded with it (a receipt's first log index counts the ones before it). */
+  readonly blockReceipts: readonly TxReceipt[];
   /** The account is the sender (otherwise it is the recipient). */
   readonly isOutgoing: boolean;
 }
@@ -68,6 +71,7 @@ export class AccountHistory {
     count: number,
   ): Promise<AccountHistoryPage> {
     const head = this.chain.getHead().header.number;
+    const load = this.blockLoader();
     const found: AccountTransaction[] = [];
     let more = false;
     for await (const entry of this.index.walk(address, start, direction)) {
@@ -79,21 +83,27 @@ export class AccountHistory {
         more = true;
         break;
       }
-      const mined = await this.load(entry.blockHash, entry.index, address);
-      if (mined !== undefined) found.push(mined);
+      const loaded = await load(entry.blockHash);
+      if (loaded !== undefined) found.push(minedAt(loaded, entry.index, address));
     }
     return { transactions: found, more };
   }
 
-  private async load(
-    blockHash: Uint8Array,
-    index: number,
-    address: Uint8Array,
-  ): Promise<AccountTransaction | undefined> {
-    const [block, receipts] = await Promise.all([this.chain.getBlock(blockHash), this.chain.getReceipts(blockHash)]);
-    if (block === undefined || receipts === undefined) return undefined;
-    const receipt = receipts[index];
-    return { tx: block.transactions[index], block, index, receipt, isOutgoing: equalsBytes(receipt.from, address) };
+  /** Loads a block and its receipts once per call, however many of its transactions the account has. */
+  private blockLoader(): (hash: Uint8Array) => Promise<LoadedBlock | undefined> {
+    const blocks = new Map<string, Promise<LoadedBlock | undefined>>();
+    return (hash) => {
+      const key = hexKey(hash);
+      let loaded = blocks.get(key);
+      if (loaded === undefined) {
+        loaded = (async () => {
+          const [block, receipts] = await Promise.all([this.chain.getBlock(hash), this.chain.getReceipts(hash)]);
+          return block === undefined || receipts === undefined ? undefined : { block, receipts };
+        })();
+        blocks.set(key, loaded);
+      }
+      return loaded;
+    };
   }
 
   /** Canonical transactions of `address` in [from, to] (inclusive), newest first. Throws AccountRangeTooWideError. */
@@ -105,19 +115,7 @@ export class AccountHistory {
     const last = to > head ? head : to;
     if (from > last) return [];
     const entries = await this.index.entries(address, from, last);
-    const blocks = new Map<string, Promise<{ block: Block; receipts: TxReceipt[] } | undefined>>();
-    const load = (hash: Uint8Array) => {
-      const key = Buffer.from(hash).toString('hex');
-      let loaded = blocks.get(key);
-      if (loaded === undefined) {
-        loaded = (async () => {
-          const [block, receipts] = await Promise.all([this.chain.getBlock(hash), this.chain.getReceipts(hash)]);
-          return block === undefined || receipts === undefined ? undefined : { block, receipts };
-        })();
-        blocks.set(key, loaded);
-      }
-      return loaded;
-    };
+    const load = this.blockLoader();
     const canonical = await Promise.all(
       entries.map(async (e) => {
         const hash = await this.chain.getCanonicalHash(e.number);
@@ -129,16 +127,25 @@ export class AccountHistory {
       if (!canonical[i]) continue;
       const entry = entries[i];
       const loaded = await load(entry.blockHash);
-      if (loaded === undefined) continue;
-      const receipt = loaded.receipts[entry.index];
-      out.push({
-        tx: loaded.block.transactions[entry.index],
-        block: loaded.block,
-        index: entry.index,
-        receipt,
-        isOutgoing: equalsBytes(receipt.from, address),
-      });
+      if (loaded !== undefined) out.push(minedAt(loaded, entry.index, address));
     }
     return out;
   }
+}
+
+interface LoadedBlock {
+  readonly block: Block;
+  readonly receipts: TxReceipt[];
+}
+
+function minedAt({ block, receipts }: LoadedBlock, index: number, address: Uint8Array): AccountTransaction {
+  const receipt = receipts[index];
+  return {
+    tx: block.transactions[index],
+    block,
+    index,
+    receipt,
+    blockReceipts: receipts,
+    isOutgoing: equalsBytes(receipt.from, address),
+  };
 }

@@ -97,15 +97,38 @@ export async function* addressIndexEntries(
   reader: AddressIndexReader,
   chunk = 1024,
 ): AsyncGenerator<(AddressIndexEntry & { readonly address: Uint8Array }) | { readonly malformed: Uint8Array }> {
-  const iterator = reader.keys({ gte: Uint8Array.of(ADDRESS_INDEX_TAG), lt: Uint8Array.of(ADDRESS_INDEX_TAG + 1) });
+  const range = { gte: Uint8Array.of(ADDRESS_INDEX_TAG), lt: Uint8Array.of(ADDRESS_INDEX_TAG + 1) };
+  for await (const key of scanKeys(reader, range, chunk))
+    yield decodeAddressIndexKey(key) ?? { malformed: key.slice() };
+}
+
+/** The keys of `range` in order, read `chunk` at a time; the iterator is closed however the walk ends. */
+async function* scanKeys(
+  reader: AddressIndexReader,
+  range: { gte: Uint8Array; lt: Uint8Array; reverse?: boolean },
+  chunk: number,
+): AsyncGenerator<Uint8Array> {
+  const iterator = reader.keys(range);
   try {
     for (;;) {
       const keys = await iterator.nextv(chunk);
       if (keys.length === 0) return;
-      for (const key of keys) yield decodeAddressIndexKey(key) ?? { malformed: key.slice() };
+      yield* keys;
     }
   } finally {
     await iterator.close();
+  }
+}
+
+/** The entries of `range` (one address's keys), in the range's order. */
+async function* entriesIn(
+  reader: AddressIndexReader,
+  range: { gte: Uint8Array; lt: Uint8Array; reverse?: boolean },
+  chunk: number,
+): AsyncGenerator<AddressIndexEntry> {
+  for await (const key of scanKeys(reader, range, chunk)) {
+    const entry = decodeAddressIndexKey(key);
+    if (entry !== undefined) yield entry;
   }
 }
 
@@ -118,43 +141,22 @@ export class AddressIndex {
    * Entries of `address` from block `start` on, towards the genesis block (`back`) or the head, in that order
    * (within a block, the last transaction first going back); the caller stops the walk when it has enough.
    */
-  async *walk(address: Uint8Array, start: bigint, direction: 'back' | 'forward'): AsyncGenerator<AddressIndexEntry> {
+  walk(address: Uint8Array, start: bigint, direction: 'back' | 'forward'): AsyncGenerator<AddressIndexEntry> {
     const back = direction === 'back';
-    const iterator = this.reader.keys({
+    const range = {
       gte: prefixOf(address, back ? 0n : start),
       lt: back ? prefixOf(address, start + 1n) : prefixOf(address, MAX_U64),
       reverse: back,
-    });
-    try {
-      for (;;) {
-        const keys = await iterator.nextv(64);
-        if (keys.length === 0) return;
-        for (const key of keys) {
-          const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
-          yield { number: view.getBigUint64(21), blockHash: key.slice(29, 61), index: view.getUint32(61) };
-        }
-      }
-    } finally {
-      await iterator.close();
-    }
+    };
+    // Small reads: a page usually stops after a few entries.
+    return entriesIn(this.reader, range, 64);
   }
 
   /** Entries of `address` in blocks [from, to], ascending by height (canonical or not). */
   async entries(address: Uint8Array, from: bigint, to: bigint): Promise<AddressIndexEntry[]> {
-    const iterator = this.reader.keys({ gte: prefixOf(address, from), lt: prefixOf(address, to + 1n) });
     const out: AddressIndexEntry[] = [];
-    try {
-      for (;;) {
-        const keys = await iterator.nextv(READ_CHUNK);
-        if (keys.length === 0) break;
-        for (const key of keys) {
-          const view = new DataView(key.buffer, key.byteOffset, key.byteLength);
-          out.push({ number: view.getBigUint64(21), blockHash: key.slice(29, 61), index: view.getUint32(61) });
-        }
-      }
-    } finally {
-      await iterator.close();
-    }
+    const range = { gte: prefixOf(address, from), lt: prefixOf(address, to + 1n) };
+    for await (const entry of entriesIn(this.reader, range, READ_CHUNK)) out.push(entry);
     return out;
   }
 }

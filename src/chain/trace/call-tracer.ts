@@ -38,6 +38,12 @@ export interface CallFrameJson {
   type: string;
 }
 
+/** Every frame of a call tree in execution order (parents before their children), with its depth (the top's is 0). */
+export function* framesOf(frame: CallFrameJson, depth = 0): Generator<{ frame: CallFrameJson; depth: number }> {
+  yield { frame, depth };
+  for (const child of frame.calls ?? []) yield* framesOf(child, depth + 1);
+}
+
 export class CallTracer implements Tracer {
   private readonly stack: Frame[] = [];
   private root: Frame | undefined;

@@ -5,8 +5,9 @@
  * `convertParityErrors`; calls to precompiles are left out unless `includePrecompiles`. The block and transaction
  * fields are placeholders (null, 0) that the RPC layer fills in where a transaction is being traced.
  */
-import { CallTracer, type CallFrameJson } from './call-tracer.js';
-import { hexBytes } from './json.js';
+import type { CallFrameJson } from './call-tracer.js';
+import { OtsTracer } from './ots-tracer.js';
+import { parityErrorOf } from './parity-errors.js';
 import type { FrameEnter, FrameExit, Tracer, TxEnd, TxStart } from './types.js';
 
 export interface FlatCallTracerConfig {
@@ -27,32 +28,9 @@ export interface FlatCallFrameJson {
   type: 'call' | 'create' | 'suicide';
 }
 
-/** geth's EVM error texts in OpenEthereum's words (exact texts first, then by prefix). */
-const PARITY_ERRORS: Readonly<Record<string, string>> = {
-  'contract creation code storage out of gas': 'Out of gas',
-  'out of gas': 'Out of gas',
-  'gas uint64 overflow': 'Out of gas',
-  'max code size exceeded': 'Out of gas',
-  'invalid jump destination': 'Bad jump destination',
-  'execution reverted': 'Reverted',
-  'return data out of bounds': 'Out of bounds',
-  'stack limit reached 1024 (1023)': 'Out of stack',
-  'precompiled failed': 'Built-in failed',
-  'invalid input length': 'Built-in failed',
-};
-const PARITY_ERROR_PREFIXES: readonly (readonly [string, string])[] = [
-  ['invalid opcode:', 'Bad instruction'],
-  ['stack underflow', 'Stack underflow'],
-];
-
-function parityError(error: string): string {
-  return PARITY_ERRORS[error] ?? PARITY_ERROR_PREFIXES.find(([prefix]) => error.startsWith(prefix))?.[1] ?? error;
-}
-
 export class FlatCallTracer implements Tracer {
-  private readonly calls = new CallTracer({});
-  /** Precompile addresses the transaction called (0x hex): a frame calling one is a precompile call. */
-  private readonly precompiles = new Set<string>();
+  /** callTracer's frames plus the precompiles called: a frame calling one is a precompile call. */
+  private readonly calls = new OtsTracer();
 
   constructor(private readonly config: FlatCallTracerConfig) {}
 
@@ -61,7 +39,6 @@ export class FlatCallTracer implements Tracer {
   }
 
   enter(frame: FrameEnter): void {
-    if (frame.precompile && frame.to !== undefined) this.precompiles.add(hexBytes(frame.to));
     this.calls.enter(frame);
   }
 
@@ -78,20 +55,27 @@ export class FlatCallTracer implements Tracer {
   }
 
   result(): FlatCallFrameJson[] {
-    const root = this.calls.result();
-    if (!('type' in root)) return [];
+    const { root, precompiles } = this.calls.result();
+    if (root === undefined) return [];
+    const called = new Set(precompiles);
+    const skipped = (frame: CallFrameJson): boolean =>
+      this.config.includePrecompiles !== true &&
+      frame.to !== undefined &&
+      (frame.type === 'CALL' || frame.type === 'STATICCALL') &&
+      called.has(frame.to);
     const out: FlatCallFrameJson[] = [];
-    this.flatten(root as CallFrameJson, [], 0, out);
+    this.flatten(root, [], 0, skipped, out);
     return out;
   }
 
-  private isPrecompileCall(frame: CallFrameJson): boolean {
-    if (this.config.includePrecompiles === true || frame.to === undefined) return false;
-    return (frame.type === 'CALL' || frame.type === 'STATICCALL') && this.precompiles.has(frame.to);
-  }
-
-  private flatten(frame: CallFrameJson, traceAddress: number[], depth: number, out: FlatCallFrameJson[]): void {
-    const children = (frame.calls ?? []).filter((c) => !this.isPrecompileCall(c));
+  private flatten(
+    frame: CallFrameJson,
+    traceAddress: number[],
+    depth: number,
+    skipped: (frame: CallFrameJson) => boolean,
+    out: FlatCallFrameJson[],
+  ): void {
+    const children = (frame.calls ?? []).filter((c) => !skipped(c));
     const flat: FlatCallFrameJson = {
       ...shapeOf(frame, depth),
       blockHash: null,
@@ -102,12 +86,13 @@ export class FlatCallTracer implements Tracer {
       transactionPosition: 0,
     };
     if (frame.error !== undefined) {
-      flat.error = this.config.convertParityErrors === true ? parityError(frame.error) : frame.error;
+      const named = this.config.convertParityErrors === true ? parityErrorOf(frame.error) : undefined;
+      flat.error = named ?? frame.error;
       // A revert's output (its reason) is worth keeping; any other failure has no result.
       if (frame.error !== 'execution reverted') delete flat.result;
     }
     out.push(sorted(flat));
-    for (const [i, child] of children.entries()) this.flatten(child, [...traceAddress, i], depth + 1, out);
+    for (const [i, child] of children.entries()) this.flatten(child, [...traceAddress, i], depth + 1, skipped, out);
   }
 }
 

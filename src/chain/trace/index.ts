@@ -14,6 +14,7 @@ export type {
   TracerName,
   TxTrace,
 } from './types.js';
-export type { CallFrameJson } from './call-tracer.js';
+export { framesOf, type CallFrameJson } from './call-tracer.js';
+export { parityErrorOf } from './parity-errors.js';
 export type { FlatCallFrameJson } from './flat-call-tracer.js';
 export type { OtsTraceJson } from './ots-tracer.js';

@@ -1,5 +1,6 @@
 import type {
   AnvilGetAutomineResult,
+  AnvilMineOptions,
   AnvilMineParams,
   AnvilMineResult,
   EvmMineParams,
@@ -40,12 +41,20 @@ export async function mining(method: string, work: () => Promise<unknown>): Prom
 /** One block (or options.blocks) now; a timestamp (the param, or options.timestamp) is the first block's. */
 export async function evm_mine([options]: EvmMineParams, ctx: HandlerContext): Promise<EvmMineResult> {
   const controls = controlsOf(ctx, 'evm_mine');
-  const asObject = typeof options === 'object' && options !== null ? options : undefined;
-  const rawTimestamp = typeof options === 'object' ? options?.timestamp : options;
-  const timestamp = rawTimestamp === undefined ? undefined : quantityParam(rawTimestamp, 'evm_mine', 'timestamp');
-  const count = blockCount(asObject?.blocks, 'evm_mine');
+  const { count, timestamp } = mineOptionsOf(options, 'evm_mine');
   await mining('evm_mine', () => controls.mine(count, timestamp));
   return '0x0';
+}
+
+/** evm_mine's options: a timestamp alone, or `{ timestamp, blocks }`. */
+export function mineOptionsOf(
+  options: AnvilMineOptions | undefined,
+  method: string,
+): { count: number; timestamp: bigint | undefined } {
+  const asObject = typeof options === 'object' && options !== null ? options : undefined;
+  const rawTimestamp = typeof options === 'object' ? options?.timestamp : options;
+  const timestamp = rawTimestamp === undefined ? undefined : quantityParam(rawTimestamp, method, 'timestamp');
+  return { count: blockCount(asObject?.blocks, method), timestamp };
 }
 
 /** `count` blocks (default 1), `interval` seconds apart (default: one second, the least). */

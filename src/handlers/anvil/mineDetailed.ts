@@ -9,11 +9,10 @@ import { traceBlock } from '../../chain/trace/index.js';
 import type { CallFrameJson } from '../../chain/trace/index.js';
 import type { AnvilMinedBlock, EvmMineDetailedParams, EvmMineDetailedResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { quantityParam } from '../test-quantity.js';
 import { blockJson } from '../eth/getBlock.js';
 import { callTracerOpts, traceLimits, traced } from '../trace/tracing.js';
 import { controlsOf } from './controls.js';
-import { blockCount, mining } from './mine.js';
+import { mineOptionsOf, mining } from './mine.js';
 
 async function mineDetailed(
   method: string,
@@ -21,10 +20,7 @@ async function mineDetailed(
   ctx: HandlerContext,
 ): Promise<EvmMineDetailedResult> {
   const controls = controlsOf(ctx, method);
-  const asObject = typeof options === 'object' && options !== null ? options : undefined;
-  const rawTimestamp = typeof options === 'object' ? options?.timestamp : options;
-  const timestamp = rawTimestamp === undefined ? undefined : quantityParam(rawTimestamp, method, 'timestamp');
-  const count = blockCount(asObject?.blocks, method);
+  const { count, timestamp } = mineOptionsOf(options, method);
   let blocks: EngineBlock[] = [];
   await mining(method, async () => {
     blocks = await controls.mine(count, timestamp, undefined, true);

@@ -7,7 +7,7 @@
 import type { ChainEngine } from '../../chain/engine.js';
 import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { StateView } from '../../chain/state/state-view.js';
-import { type CallFrameJson, type OtsTraceJson, traceBlock } from '../../chain/trace/index.js';
+import { framesOf, type OtsTraceJson, traceBlock } from '../../chain/trace/index.js';
 import type {
   OtsGetContractCreatorParams,
   OtsGetContractCreatorResult,
@@ -70,11 +70,6 @@ async function firstBlockWhere(low: bigint, high: bigint, holds: (n: bigint) => 
   return high;
 }
 
-function* framesOf(frame: CallFrameJson): Generator<CallFrameJson> {
-  yield frame;
-  for (const child of frame.calls ?? []) yield* framesOf(child);
-}
-
 export async function ots_getContractCreator(
   [address]: OtsGetContractCreatorParams,
   ctx: HandlerContext,
@@ -97,7 +92,7 @@ export async function ots_getContractCreator(
   for (const trace of [...(traces ?? [])].reverse()) {
     const { root } = trace.result as OtsTraceJson;
     if (root === undefined) continue;
-    for (const frame of framesOf(root)) {
+    for (const { frame } of framesOf(root)) {
       const created = (frame.type === 'CREATE' || frame.type === 'CREATE2') && frame.error === undefined;
       if (created && frame.to === wanted)
         return { hash: hexFromBytes(trace.txHash), creator: frame.from as `0x${string}` };

@@ -18,19 +18,15 @@ import { firstLogIndexOf, formatReceipt, formatTransaction } from '../format/ind
 import { bytesFromHex, toQuantity } from '../hex.js';
 import { quantityOf } from './block-number.js';
 
-async function pageOf(
-  found: readonly AccountTransaction[],
-  ctx: HandlerContext,
-): Promise<Pick<OtsTransactionsPage, 'txs' | 'receipts'>> {
-  const engine = engineOf(ctx);
+function pageOf(found: readonly AccountTransaction[]): Pick<OtsTransactionsPage, 'txs' | 'receipts'> {
   const txs: OtsTransactionsPage['txs'] = [];
   const receipts: OtsReceipt[] = [];
   for (const m of found) {
     const at = { blockHash: m.block.hash(), blockNumber: m.block.header.number, index: m.index };
     const blockTimestamp = m.block.header.timestamp;
     txs.push(formatTransaction(m.tx, m.receipt.from, at));
-    const all = await engine.chain.getReceipts(at.blockHash);
-    const receipt = formatReceipt(m.receipt, m.tx, { ...at, blockTimestamp }, firstLogIndexOf(all ?? [], m.index));
+    const firstLogIndex = firstLogIndexOf(m.blockReceipts, m.index);
+    const receipt = formatReceipt(m.receipt, m.tx, { ...at, blockTimestamp }, firstLogIndex);
     receipts.push({ ...receipt, timestamp: toQuantity(blockTimestamp) });
   }
   return { txs, receipts };
@@ -46,7 +42,7 @@ export async function ots_searchTransactionsBefore(
   // 0 means "from the head"; otherwise the anchor block itself is left out.
   const start = anchor === 0n ? head : anchor - 1n;
   const page = await engine.logs.history.page(bytesFromHex(address), start, 'back', pageSize);
-  return { ...(await pageOf(page.transactions, ctx)), firstPage: anchor === 0n, lastPage: !page.more };
+  return { ...pageOf(page.transactions), firstPage: anchor === 0n, lastPage: !page.more };
 }
 
 export async function ots_searchTransactionsAfter(
@@ -58,5 +54,5 @@ export async function ots_searchTransactionsAfter(
   const start = anchor === 0n ? 0n : anchor + 1n;
   const page = await engine.logs.history.page(bytesFromHex(address), start, 'forward', pageSize);
   const found = [...page.transactions].reverse();
-  return { ...(await pageOf(found, ctx)), firstPage: !page.more, lastPage: anchor === 0n };
+  return { ...pageOf(found), firstPage: !page.more, lastPage: anchor === 0n };
 }

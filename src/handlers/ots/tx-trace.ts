@@ -3,7 +3,7 @@
  * the engine's otsTracer (callTracer's frames plus the precompiles called), read three ways. The debug_trace*
  * caps apply (-32005 past them); an unknown transaction is -32000, as Erigon answers.
  */
-import { type CallFrameJson, type OtsTraceJson, traceTransaction } from '../../chain/trace/index.js';
+import { framesOf, type OtsTraceJson, traceTransaction } from '../../chain/trace/index.js';
 import type {
   OtsGetInternalOperationsParams,
   OtsGetInternalOperationsResult,
@@ -26,12 +26,6 @@ async function otsTrace(method: string, txHash: string, ctx: HandlerContext): Pr
   const result = await answering(method, () => traceTransaction(chain, bytesFromHex(txHash), opts));
   if (result === undefined) throw new RpcError(ErrorCode.ServerError, `transaction ${txHash.toLowerCase()} not found`);
   return result as OtsTraceJson;
-}
-
-/** Every frame in execution order with its depth (the transaction's own at 0). */
-function* framesOf(frame: CallFrameJson, depth = 0): Generator<{ frame: CallFrameJson; depth: number }> {
-  yield { frame, depth };
-  for (const child of frame.calls ?? []) yield* framesOf(child, depth + 1);
 }
 
 const ZERO_ADDRESS = `0x${'0'.repeat(40)}` as const;

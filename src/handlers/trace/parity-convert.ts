@@ -9,7 +9,7 @@
  * applied), so for a transaction that earns a refund the top `gasUsed` is lower than OpenEthereum's, which
  * counts before refunds; inner traces are the frames' own figures, as in OpenEthereum.
  */
-import type { CallFrameJson } from '../../chain/trace/index.js';
+import { type CallFrameJson, parityErrorOf } from '../../chain/trace/index.js';
 import type { ParityLocalizedTrace } from '../../generated/types.js';
 
 type Hex = `0x${string}`;
@@ -58,28 +58,6 @@ export interface LocalizedTrace {
   transactionHash: string | null;
   transactionPosition: number | null;
   type: ParityTrace['type'];
-}
-
-/** geth's error texts that OpenEthereum words differently; the trace then carries no result. */
-const PARITY_ERRORS: Readonly<Record<string, string>> = {
-  'contract creation code storage out of gas': 'Out of gas',
-  'out of gas': 'Out of gas',
-  'gas uint64 overflow': 'Out of gas',
-  'max code size exceeded': 'Out of gas',
-  'invalid jump destination': 'Bad jump destination',
-  'execution reverted': 'Reverted',
-  'return data out of bounds': 'Out of bounds',
-  'stack limit reached 1024 (1023)': 'Out of stack',
-  'precompiled failed': 'Built-in failed',
-  'invalid input length': 'Built-in failed',
-};
-
-function parityError(error: string): string | undefined {
-  const mapped = PARITY_ERRORS[error];
-  if (mapped !== undefined) return mapped;
-  if (error.startsWith('invalid opcode:')) return 'Bad instruction';
-  if (error.startsWith('stack underflow')) return 'Stack underflow';
-  return undefined;
 }
 
 export interface FlattenOptions {
@@ -139,7 +117,7 @@ function traceOf(
       type: 'suicide',
     };
   }
-  const mapped = frame.error === undefined ? undefined : parityError(frame.error);
+  const mapped = frame.error === undefined ? undefined : parityErrorOf(frame.error);
   const error = mapped ?? frame.error;
   const create = frame.type === 'CREATE' || frame.type === 'CREATE2';
   let action: ParityAction;

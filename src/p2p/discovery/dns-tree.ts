@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { base32 } from '@scure/base';
 import { keccak256 } from '../../chain/crypto.js';
 import { type NodeRecord, recordFromText } from './enr.js';
+import { TREE_URL } from './tree-url.js';
 
 const require = createRequire(import.meta.url);
 const secp256k1 = require('secp256k1/bindings') as typeof import('secp256k1');
@@ -29,7 +30,7 @@ export interface TreeUrl {
 }
 
 export function parseTreeUrl(url: string): TreeUrl {
-  const match = /^enrtree:\/\/([A-Z2-7]+)@([a-zA-Z0-9.-]+)$/.exec(url.trim());
+  const match = TREE_URL.exec(url.trim());
   if (match === null) throw new DnsTreeError(`not an enrtree://<public key>@<domain> URL: ${url}`);
   let key: Uint8Array;
   try {
