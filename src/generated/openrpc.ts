@@ -20641,7 +20641,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "debug": {
         "name": "debug",
-        "description": "Debugging: peer details and state dumps.",
+        "description": "Debugging: geth's tracing (debug_trace* with the struct logger or a named tracer), raw blocks, headers, receipts and transactions, state dumps and peer details.",
         "x-safety": "caution"
       },
       "qa": {
