@@ -4,8 +4,8 @@
  * a reorganisation, state tests (NoReward), one Ethash-sealed chain checked with the real seal, the header gas
  * limit bound (2^63 − 1 accepted; 2^63 refused, on a copy of a vector) and storage slots read as vectors spell them
  * (`0x00`, leading zeros and all, and respelt copies).
- * The vectors live beside the repository in ../shared/vectors (override: SVC_VECTORS_DIR); without them the suite
- * is skipped and says why.
+ * The vectors are found by test/helpers/vectors-dir.ts (override: SVC_VECTORS_DIR); without them the suite is
+ * skipped and says why.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,9 +14,10 @@ import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConformance, type RunSummary } from '../../conformance/index.js';
-import { type NodeProcess, repoRoot, startNode } from '../helpers/node-process.js';
+import { type NodeProcess, startNode } from '../helpers/node-process.js';
+import { VECTORS_DIR } from '../helpers/vectors-dir.js';
 
-const vectors = process.env.SVC_VECTORS_DIR ?? join(repoRoot, '../shared/vectors');
+const vectors = VECTORS_DIR;
 const present = existsSync(join(vectors, 'BlockchainTests'));
 if (!present) console.log(`conformance vectors skipped: no vectors folder at ${vectors} (set SVC_VECTORS_DIR)`);
 

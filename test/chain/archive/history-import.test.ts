@@ -12,8 +12,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { Era1File } from '../../../src/chain/archive/era1.js';
 import { keccak256 } from '../../../src/chain/crypto.js';
 import { runCommand } from '../../helpers/cli-command.js';
+import { ERA1_EPOCH0 } from '../../helpers/vectors-dir.js';
 
-const ERA1 = '/work/shared/vectors/realchain/mainnet-00000-5ec1ffb8.era1';
+const ERA1 = ERA1_EPOCH0;
 const dirs: string[] = [];
 const tempDir = () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-node-import-'));

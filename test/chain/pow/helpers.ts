@@ -1,6 +1,8 @@
 /** Shared fixtures for the PoW tests: the ethereum/tests Ethash vectors and a persistent epoch-cache directory. */
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VECTORS_DIR } from '../../helpers/vectors-dir.js';
 
 export interface EthashVector {
   readonly nonce: string;
@@ -15,7 +17,7 @@ export interface EthashVector {
 }
 
 export const vectors: Record<string, EthashVector> = JSON.parse(
-  readFileSync(new URL('../../../../shared/vectors/PoWTests/ethash_tests.json', import.meta.url), 'utf8'),
+  readFileSync(join(VECTORS_DIR, 'PoWTests/ethash_tests.json'), 'utf8'),
 );
 
 /** Built caches survive between runs here (git-ignored), so only the first run pays for the build. */

@@ -11,8 +11,9 @@ import { Era1File } from '../../../src/chain/archive/era1.js';
 import { getNetwork } from '../../../src/chain/networks/index.js';
 import { Ethash } from '../../../src/chain/pow/ethash.js';
 import { evmRulesAt } from '../../../src/chain/rules/evmRules.js';
+import { ERA1_EPOCH0 } from '../../helpers/vectors-dir.js';
 
-const ERA1 = '/work/shared/vectors/realchain/mainnet-00000-5ec1ffb8.era1';
+const ERA1 = ERA1_EPOCH0;
 const etc = getNetwork('etc');
 const pow = await Ethash.create({
   params: { ecip1099Block: 11_700_000n },

@@ -10,8 +10,9 @@ import {
   ethRules,
   type ChainRules,
 } from '../../../src/chain/rules/index.js';
+import { VECTORS_DIR } from '../../helpers/vectors-dir.js';
 
-const VECTORS = '/work/shared/vectors';
+const VECTORS = VECTORS_DIR;
 const hexBig = (value: string) => BigInt(value);
 
 function jsonFiles(dir: string): string[] {
