@@ -11,6 +11,7 @@ import { Blockchain } from './blockchain.js';
 import type { CacheLimits } from './cache-limits.js';
 import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
+import { EngineMemo } from './engine-memo.js';
 import type { ChainRules, EngineNetwork } from './engine-types.js';
 import type { ForkUpstream } from './fork/upstream.js';
 import { genesisBlock, GenesisMismatchError } from './networks/genesis.js';
@@ -83,6 +84,9 @@ export class ChainEngine {
   }
 
   private readonly settle: PoolSettle;
+
+  /** What this engine's readers keep between calls (caches, the debug dumps' address book): engine-memo.ts. */
+  readonly memo = new EngineMemo();
 
   static async open(opts: EngineOptions): Promise<ChainEngine> {
     const sealMode = opts.seal ?? 'ethash';

@@ -12,6 +12,7 @@ import type { Namespace } from '../generated/registry.js';
 import type { PeerService } from '../p2p/types.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from './logger.js';
+import { TestSession } from './test-session.js';
 import type { NetworkName } from '../chain/networks/types.js';
 
 export interface NetworkFacts {
@@ -82,6 +83,7 @@ export class SvcNode {
   #engine: ChainEngine | undefined;
   #accounts: AccountManager | undefined;
   #peers: PeerService | undefined;
+  #testSession: TestSession | undefined;
 
   constructor(
     readonly config: NodeConfig,
@@ -151,6 +153,12 @@ export class SvcNode {
 
   get accounts(): AccountManager | undefined {
     return this.#accounts;
+  }
+
+  /** Test mode's state (the test_* methods), made on first use; it outlives the engines test_setChainParams swaps in. */
+  get testSession(): TestSession {
+    this.#testSession ??= new TestSession(this);
+    return this.#testSession;
   }
 
   chainStatus(): ChainStatus {

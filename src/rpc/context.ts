@@ -4,6 +4,7 @@
  * notifications and clean up when the client goes away.
  */
 import type { SvcNode } from '../node/node.js';
+import type { ConnectionSubscriptions } from './connection-subscriptions.js';
 
 export type Transport = 'http' | 'ws';
 
@@ -22,6 +23,8 @@ export interface ClientConnection {
   sendNotifications(subscriptionId: string, results: readonly Uint8Array[]): void;
   /** Runs `listener` once when the connection closes; at once when it already has. */
   onClose(listener: () => void): void;
+  /** Its subscriptions (eth_subscribe): the connection cancels them when it closes. */
+  readonly subscriptions: ConnectionSubscriptions;
 }
 
 export interface HandlerContext {

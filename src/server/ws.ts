@@ -7,6 +7,7 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import type { SvcNode } from '../node/node.js';
+import { ConnectionSubscriptions } from '../rpc/connection-subscriptions.js';
 import type { ClientConnection, HandlerContext } from '../rpc/context.js';
 import type { CorsPolicy } from './cors.js';
 import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
@@ -170,8 +171,10 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       const bytes = byteLengthOf(run);
       if (admit(bytes)) outbox.enqueueNotification(run, bytes);
     };
+    const subscriptions = new ConnectionSubscriptions();
     const connection: ClientConnection = {
       id: nextConnectionId++,
+      subscriptions,
       send(message) {
         sendText(JSON.stringify(message));
       },
@@ -184,6 +187,8 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
         else closeListeners.push(listener);
       },
     };
+    // A subscription lives exactly as long as its socket.
+    connection.onClose(() => subscriptions.close());
     // Authentication on: only authenticated clients get this far (checked at the upgrade).
     const ctx: HandlerContext = authenticator
       ? { node, transport: 'ws', connection, authenticated: true }

@@ -6,15 +6,18 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Subscription } from '../../src/chain/filters/filter-manager.js';
+import { ConnectionSubscriptions } from '../../src/rpc/connection-subscriptions.js';
 import type { ClientConnection } from '../../src/rpc/context.js';
 import { openSubscription } from '../../src/handlers/eth/subscriptions.js';
 
 /** A connection with the transport's contract: onClose listeners run once at close, at once after it. */
 function fakeConnection(): ClientConnection & { close(): void } {
   let closed = false;
-  const listeners: Array<() => void> = [];
+  const subscriptions = new ConnectionSubscriptions();
+  const listeners: Array<() => void> = [() => subscriptions.close()];
   return {
     id: 1,
+    subscriptions,
     send() {},
     sendText() {},
     sendNotifications() {},

@@ -126,6 +126,32 @@ export class PreimageBook {
   }
 }
 
+/** The engine's one book (kept in its memo), made on first use and kept current from then on. */
+export function preimageBookOf(engine: ChainEngine): Promise<PreimageBook> {
+  engine.memo.preimages ??= PreimageBook.follow(engine);
+  return engine.memo.preimages;
+}
+
+/** Slots 0 … 4095 cover the fixed slots contracts use; a mapping's entries have no preimage here. */
+const FIXED_SLOTS = 4096;
+/** keccak256(slot) → slot for the fixed slots: the same for every engine, so built once per process. */
+let fixedSlots: ReadonlyMap<string, Uint8Array> | undefined;
+
+/** The fixed slot (0 … 4095) whose keccak256 is `hash`, if it is one. */
+export function fixedSlotOf(hash: Uint8Array): Uint8Array | undefined {
+  if (fixedSlots === undefined) {
+    const table = new Map<string, Uint8Array>();
+    for (let i = 0; i < FIXED_SLOTS; i++) {
+      const slot = new Uint8Array(32);
+      slot[30] = i >> 8;
+      slot[31] = i & 0xff;
+      table.set(bytesToHex(keccak256(slot)), slot);
+    }
+    fixedSlots = table;
+  }
+  return fixedSlots.get(bytesToHex(hash));
+}
+
 /** keccak256(rlp([sender, nonce]))[12:]: the address CREATE gives. */
 export function createAddress(sender: Uint8Array, nonce: bigint): Uint8Array {
   return keccak256(RLP.encode([sender, nonce])).subarray(12);

@@ -9,9 +9,8 @@ import { RLP } from '@ethereumjs/rlp';
 import { Address, bytesToBigInt, bytesToHex, createAccountFromRLP, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { StateEdit } from '../../chain/dev/state-edits.js';
 import { keccak256 } from '../../chain/crypto.js';
-import type { ChainEngine } from '../../chain/engine.js';
 import { accountTrieOf, storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
-import { PreimageBook } from '../../chain/testing/preimage-book.js';
+import { preimageBookOf } from '../../chain/testing/preimage-book.js';
 import type { AnvilDumpStateResult, AnvilLoadStateParams, AnvilLoadStateResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';
@@ -20,7 +19,6 @@ import { controlsOf } from './controls.js';
 
 const PAGE = 1000;
 const FIXED_SLOTS = 4096n;
-const books = new WeakMap<ChainEngine, Promise<PreimageBook>>();
 
 interface DumpedAccount {
   nonce: number;
@@ -34,18 +32,19 @@ const slotKey = (slot: bigint): Uint8Array => setLengthLeft(hexToBytes(`0x${slot
 export async function anvil_dumpState(_params: [], ctx: HandlerContext): Promise<AnvilDumpStateResult> {
   const controls = controlsOf(ctx, 'anvil_dumpState');
   const { engine } = controls;
-  let bookPromise = books.get(engine);
-  if (bookPromise === undefined) books.set(engine, (bookPromise = PreimageBook.follow(engine)));
-  const book = await bookPromise;
+  const book = await preimageBookOf(engine);
+  // Addresses only an edit or a write named: the dump names them, the engine's book stays what the chain shows.
+  const editedNames = new Map<string, Uint8Array>();
+  const nameAddress = (address: Uint8Array) => editedNames.set(bytesToHex(keccak256(address)), address);
   const slotNames = new Map<string, bigint>();
   const nameSlot = (slot: bigint) => slotNames.set(bytesToHex(keccak256(slotKey(slot))), slot);
   for (let i = 0n; i < FIXED_SLOTS; i++) nameSlot(i);
   for (const [address, slots] of controls.edited) {
-    book.add(hexToBytes(address as `0x${string}`));
+    nameAddress(hexToBytes(address as `0x${string}`));
     for (const slot of slots) nameSlot(slot);
   }
   const written = engine.chain.writtenKeys;
-  for (const address of written?.allAddresses() ?? []) book.add(address);
+  for (const address of written?.allAddresses() ?? []) nameAddress(address);
   for (const slot of written?.allSlots() ?? []) slotNames.set(bytesToHex(keccak256(slot)), bytesToBigInt(slot));
   const head = engine.chain.getHead();
   const state = (await engine.chain.stateAt(head.hash()))!;
@@ -54,7 +53,7 @@ export async function anvil_dumpState(_params: [], ctx: HandlerContext): Promise
   for (let start: Uint8Array | undefined = new Uint8Array(32); start !== undefined; ) {
     const page = await trieRange(accountTrieOf(opened.stateManager), start, PAGE);
     for (const { key, value } of page.entries) {
-      const address = book.addressOf(key);
+      const address = book.addressOf(key) ?? editedNames.get(bytesToHex(key));
       if (address === undefined) continue;
       const account = createAccountFromRLP(value);
       const code = await opened.stateManager.getCode(new Address(address));

@@ -1,6 +1,5 @@
-import { PreimageBook } from '../../chain/testing/preimage-book.js';
+import { preimageBookOf } from '../../chain/testing/preimage-book.js';
 import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
-import type { ChainEngine } from '../../chain/engine.js';
 import type { DebugAccountRangeParams, DebugAccountRangeResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
@@ -8,18 +7,6 @@ import { hexFromBytes } from '../hex.js';
 import { cursorKey, maxResultsParam, stateOfBlock } from './block-state.js';
 
 const ZERO_KEY = `0x${'00'.repeat(32)}` as const;
-
-/** One book per engine, built on first use and kept current from then on. */
-const books = new WeakMap<ChainEngine, Promise<PreimageBook>>();
-
-function bookOf(engine: ChainEngine): Promise<PreimageBook> {
-  let book = books.get(engine);
-  if (book === undefined) {
-    book = PreimageBook.follow(engine);
-    books.set(engine, book);
-  }
-  return book;
-}
 
 /**
  * One page of the accounts in the block's state trie, in trie (keccak256(address)) order. The txIndex is
@@ -31,7 +18,7 @@ export async function debug_accountRange(
 ): Promise<DebugAccountRangeResult> {
   const pageSize = maxResultsParam(maxResults, ctx, 'debug_accountRange');
   const state = await stateOfBlock(block, ctx, 'debug_accountRange');
-  const book = await bookOf(engineOf(ctx));
+  const book = await preimageBookOf(engineOf(ctx));
   const page = await trieRange(accountTrieOf(state.stateManager), cursorKey(startKey), pageSize);
   const addressMap: Record<string, string | null> = {};
   for (const { key } of page.entries) {

@@ -1,27 +1,10 @@
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from '../../chain/crypto.js';
 import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
+import { fixedSlotOf } from '../../chain/testing/preimage-book.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { cursorKey, maxResultsParam, stateOfBlock } from './block-state.js';
-
-/** Slots 0 … 4095 cover the fixed slots contracts use; other slots (mapping entries) are listed with a null key. */
-const KNOWN_SLOTS = 4096;
-let slotPreimages: Map<string, Uint8Array> | undefined;
-
-function slotOf(hash: Uint8Array): Uint8Array | undefined {
-  if (slotPreimages === undefined) {
-    slotPreimages = new Map();
-    for (let i = 0; i < KNOWN_SLOTS; i++) {
-      const slot = new Uint8Array(32);
-      slot[30] = i >> 8;
-      slot[31] = i & 0xff;
-      slotPreimages.set(hexFromBytes(keccak256(slot)), slot);
-    }
-  }
-  return slotPreimages.get(hexFromBytes(hash));
-}
 
 const pad32 = (bytes: Uint8Array): Uint8Array => {
   const out = new Uint8Array(32);
@@ -40,7 +23,8 @@ export async function debug_storageRangeAt(
   const page = await trieRange(trie, cursorKey(begin), pageSize);
   const storage: DebugStorageRangeAtResult['storage'] = {};
   for (const { key, value } of page.entries) {
-    const slot = slotOf(key);
+    // The fixed slots (0 … 4095) are named; other slots (mapping entries) are listed with a null key.
+    const slot = fixedSlotOf(key);
     storage[hexFromBytes(key)] = {
       key: slot === undefined ? null : hexFromBytes(slot),
       value: hexFromBytes(pad32(RLP.decode(value) as Uint8Array)),

@@ -16,17 +16,16 @@ export const GAS_PRICE_FLOOR = 1_000_000_000n;
  * blocks are empty (e.g. a fresh dev chain). The median ignores a few extreme bids, which an average
  * does not. Recomputed only when the head changes. Never below the pool's own floor (txpool min price,
  * anvil_setMinGasPrice), as Anvil's: a transaction priced as suggested must not be refused as underpriced.
+ * The last suggestion is kept in the engine's memo.
  */
-const lastSuggestion = new WeakMap<ChainEngine, { readonly head: Block; readonly price: bigint }>();
-
 export async function suggestGasPrice(engine: ChainEngine): Promise<bigint> {
   const head = engine.chain.getHead();
   // The head Block object changes exactly when the head does, so it keys the cache.
-  const cached = lastSuggestion.get(engine);
+  const cached = engine.memo.gasSuggestion;
   let price = cached?.price;
   if (cached === undefined || cached.head !== head) {
     price = await medianPriceUpTo(engine, head);
-    lastSuggestion.set(engine, { head, price });
+    engine.memo.gasSuggestion = { head, price };
   }
   const floor = engine.pool.minGasPrice;
   return price! > floor ? price! : floor;

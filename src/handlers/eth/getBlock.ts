@@ -10,7 +10,6 @@ import type {
 import {
   engineOf,
   findBlock,
-  findBlockByHash,
   lastCheckpointOf,
   receiptsOf,
   totalDifficultyOf,
@@ -18,7 +17,7 @@ import {
 } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatBlock } from '../format/index.js';
-import { fromForkHistory, upstreamHistory } from '../fork-history.js';
+import { readsOf } from '../fork-history.js';
 
 /** Full transactions take their senders from the receipts (stored with the block), not from signature recovery. */
 export async function blockJson(
@@ -33,7 +32,13 @@ export async function blockJson(
       ? receiptsOf(engine, resolved).then((receipts) => receipts.map((r) => r.from))
       : [],
   ]);
-  return formatBlock(resolved.block, td, fullTransactions ? { full: true, senders } : { full: false }, lastCheckpoint);
+  return formatBlock(
+    engine.memo,
+    resolved.block,
+    td,
+    fullTransactions ? { full: true, senders } : { full: false },
+    lastCheckpoint,
+  );
 }
 
 export async function eth_getBlockByHash(
@@ -41,12 +46,8 @@ export async function eth_getBlockByHash(
   ctx: HandlerContext,
 ): Promise<EthGetBlockByHashResult> {
   const engine = engineOf(ctx);
-  const resolved = await findBlockByHash(engine, blockHash);
   // A fork's history and its header-only base block are the upstream's (fork-history.ts).
-  const base = engine.chain.forkBase;
-  if (base !== undefined && (resolved === undefined || resolved.block.header.number === base))
-    return upstreamHistory<Block>(ctx, 'eth_getBlockByHash', [blockHash, full], (b) => b.number);
-  return resolved === undefined ? null : blockJson(engine, resolved, full);
+  return readsOf(ctx).blockByHash(blockHash, full, (resolved) => blockJson(engine, resolved, full));
 }
 
 export async function eth_getBlockByNumber(
@@ -54,8 +55,8 @@ export async function eth_getBlockByNumber(
   ctx: HandlerContext,
 ): Promise<EthGetBlockByNumberResult> {
   const engine = engineOf(ctx);
-  const history = await fromForkHistory<Block>(ctx, block, 'eth_getBlockByNumber', [block, full]);
-  if (history !== undefined) return history.answer;
-  const resolved = await findBlock(engine, block);
-  return resolved === undefined ? null : blockJson(engine, resolved, full);
+  return readsOf(ctx).atBlock<Block>(block, 'eth_getBlockByNumber', [block, full], async () => {
+    const resolved = await findBlock(engine, block);
+    return resolved === undefined ? null : blockJson(engine, resolved, full);
+  });
 }

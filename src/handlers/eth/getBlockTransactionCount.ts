@@ -7,7 +7,7 @@ import type {
 } from '../../generated/types.js';
 import { engineOf, findBlock, findBlockByHash, type ResolvedBlock } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { fromForkHistory } from '../fork-history.js';
+import { readsOf } from '../fork-history.js';
 import { toQuantity } from '../hex.js';
 
 const count = (resolved: ResolvedBlock | undefined) =>
@@ -17,18 +17,22 @@ export async function eth_getBlockTransactionCountByHash(
   [blockHash]: EthGetBlockTransactionCountByHashParams,
   ctx: HandlerContext,
 ): Promise<EthGetBlockTransactionCountByHashResult> {
-  const method = 'eth_getBlockTransactionCountByHash';
-  const history = await fromForkHistory<EthGetBlockTransactionCountByHashResult>(ctx, blockHash, method, [blockHash]);
-  if (history !== undefined) return history.answer;
-  return count(await findBlockByHash(engineOf(ctx), blockHash));
+  return readsOf(ctx).atBlock<EthGetBlockTransactionCountByHashResult>(
+    blockHash,
+    'eth_getBlockTransactionCountByHash',
+    [blockHash],
+    async () => count(await findBlockByHash(engineOf(ctx), blockHash)),
+  );
 }
 
 export async function eth_getBlockTransactionCountByNumber(
   [block]: EthGetBlockTransactionCountByNumberParams,
   ctx: HandlerContext,
 ): Promise<EthGetBlockTransactionCountByNumberResult> {
-  const method = 'eth_getBlockTransactionCountByNumber';
-  const history = await fromForkHistory<EthGetBlockTransactionCountByNumberResult>(ctx, block, method, [block]);
-  if (history !== undefined) return history.answer;
-  return count(await findBlock(engineOf(ctx), block));
+  return readsOf(ctx).atBlock<EthGetBlockTransactionCountByNumberResult>(
+    block,
+    'eth_getBlockTransactionCountByNumber',
+    [block],
+    async () => count(await findBlock(engineOf(ctx), block)),
+  );
 }

@@ -11,7 +11,7 @@ import type {
 import { engineOf, findBlock, findBlockByHash } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
-import { fromForkHistory, upstreamHistory } from '../fork-history.js';
+import { readsOf } from '../fork-history.js';
 import { findTransaction, transactionAt, type FoundTransaction } from './transactions.js';
 
 const json = (found: FoundTransaction | undefined) =>
@@ -21,10 +21,8 @@ export async function eth_getTransactionByHash(
   [hash]: EthGetTransactionByHashParams,
   ctx: HandlerContext,
 ): Promise<EthGetTransactionByHashResult> {
-  return (
-    json(await findTransaction(engineOf(ctx), hash)) ??
-    upstreamHistory<Transaction>(ctx, 'eth_getTransactionByHash', [hash], (t) => t.blockNumber ?? undefined)
-  );
+  const reads = readsOf(ctx);
+  return reads.byTransactionHash(json(await findTransaction(engineOf(ctx), hash)), 'eth_getTransactionByHash', [hash]);
 }
 
 export async function eth_getTransactionByBlockHashAndIndex(
@@ -32,21 +30,19 @@ export async function eth_getTransactionByBlockHashAndIndex(
   ctx: HandlerContext,
 ): Promise<EthGetTransactionByBlockHashAndIndexResult> {
   const params = [blockHash, index];
-  const history = await fromForkHistory<Transaction>(ctx, blockHash, 'eth_getTransactionByBlockHashAndIndex', params);
-  if (history !== undefined) return history.answer;
-  const engine = engineOf(ctx);
-  return json(await transactionAt(engine, await findBlockByHash(engine, blockHash), index));
+  return readsOf(ctx).atBlock<Transaction>(blockHash, 'eth_getTransactionByBlockHashAndIndex', params, async () => {
+    const engine = engineOf(ctx);
+    return json(await transactionAt(engine, await findBlockByHash(engine, blockHash), index));
+  });
 }
 
 export async function eth_getTransactionByBlockNumberAndIndex(
   [block, index]: EthGetTransactionByBlockNumberAndIndexParams,
   ctx: HandlerContext,
 ): Promise<EthGetTransactionByBlockNumberAndIndexResult> {
-  const history = await fromForkHistory<Transaction>(ctx, block, 'eth_getTransactionByBlockNumberAndIndex', [
-    block,
-    index,
-  ]);
-  if (history !== undefined) return history.answer;
-  const engine = engineOf(ctx);
-  return json(await transactionAt(engine, await findBlock(engine, block), index));
+  const params = [block, index];
+  return readsOf(ctx).atBlock<Transaction>(block, 'eth_getTransactionByBlockNumberAndIndex', params, async () => {
+    const engine = engineOf(ctx);
+    return json(await transactionAt(engine, await findBlock(engine, block), index));
+  });
 }

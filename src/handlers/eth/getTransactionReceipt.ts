@@ -9,7 +9,7 @@ import type {
 import { engineOf, findBlock, receiptsOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { firstLogIndexOf, formatBlockReceipts, formatReceipt } from '../format/index.js';
-import { fromForkHistory, upstreamHistory } from '../fork-history.js';
+import { readsOf } from '../fork-history.js';
 import { findMined } from './transactions.js';
 
 export async function eth_getTransactionReceipt(
@@ -17,8 +17,7 @@ export async function eth_getTransactionReceipt(
   ctx: HandlerContext,
 ): Promise<EthGetTransactionReceiptResult> {
   const mined = await findMined(engineOf(ctx), hash);
-  if (mined === undefined)
-    return upstreamHistory<Receipt>(ctx, 'eth_getTransactionReceipt', [hash], (r) => r.blockNumber ?? undefined);
+  if (mined === undefined) return readsOf(ctx).byTransactionHash<Receipt>(null, 'eth_getTransactionReceipt', [hash]);
   const { index } = mined.at;
   return formatReceipt(mined.receipts[index], mined.tx, mined.at, firstLogIndexOf(mined.receipts, index));
 }
@@ -28,10 +27,15 @@ export async function eth_getBlockReceipts(
   [block]: EthGetBlockReceiptsParams,
   ctx: HandlerContext,
 ): Promise<EthGetBlockReceiptsResult> {
-  const history = await fromForkHistory<EthGetBlockReceiptsResult>(ctx, block, 'eth_getBlockReceipts', [block]);
-  if (history !== undefined) return history.answer;
-  const engine = engineOf(ctx);
-  const resolved = await findBlock(engine, block);
-  if (resolved === undefined) return null;
-  return formatBlockReceipts(resolved.block, await receiptsOf(engine, resolved), resolved.hash);
+  return readsOf(ctx).atBlock<NonNullable<EthGetBlockReceiptsResult>>(
+    block,
+    'eth_getBlockReceipts',
+    [block],
+    async () => {
+      const engine = engineOf(ctx);
+      const resolved = await findBlock(engine, block);
+      if (resolved === undefined) return null;
+      return formatBlockReceipts(resolved.block, await receiptsOf(engine, resolved), resolved.hash);
+    },
+  );
 }

@@ -14,7 +14,7 @@ import { engineOf, findBlock, findBlockByHash, type ResolvedBlock } from '../blo
 import type { HandlerContext } from '../../rpc/context.js';
 import { fromQuantity, toQuantity } from '../hex.js';
 import { formatUncle } from '../format/index.js';
-import { fromForkHistory } from '../fork-history.js';
+import { readsOf } from '../fork-history.js';
 
 /**
  * An uncle's total difficulty is its parent's plus its own: the parent is an ancestor of the including
@@ -32,32 +32,27 @@ async function uncleJson(
   const uncle = uncles[Number(i)];
   const parentTd = await engine.chain.getTotalDifficulty(uncle.parentHash);
   if (parentTd === undefined) throw new Error(`uncle ${uncle.number}: its parent is not stored`);
-  return formatUncle(uncle, parentTd + uncle.difficulty);
+  return formatUncle(engine.memo, uncle, parentTd + uncle.difficulty);
 }
 
 export async function eth_getUncleByBlockHashAndIndex(
   [blockHash, index]: EthGetUncleByBlockHashAndIndexParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleByBlockHashAndIndexResult> {
-  const method = 'eth_getUncleByBlockHashAndIndex';
-  const history = await fromForkHistory<EthGetUncleByBlockHashAndIndexResult>(ctx, blockHash, method, [
-    blockHash,
-    index,
-  ]);
-  if (history !== undefined) return history.answer;
-  const engine = engineOf(ctx);
-  return uncleJson(engine, await findBlockByHash(engine, blockHash), index);
+  return readsOf(ctx).atBlock(blockHash, 'eth_getUncleByBlockHashAndIndex', [blockHash, index], async () => {
+    const engine = engineOf(ctx);
+    return uncleJson(engine, await findBlockByHash(engine, blockHash), index);
+  });
 }
 
 export async function eth_getUncleByBlockNumberAndIndex(
   [block, index]: EthGetUncleByBlockNumberAndIndexParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleByBlockNumberAndIndexResult> {
-  const method = 'eth_getUncleByBlockNumberAndIndex';
-  const history = await fromForkHistory<EthGetUncleByBlockNumberAndIndexResult>(ctx, block, method, [block, index]);
-  if (history !== undefined) return history.answer;
-  const engine = engineOf(ctx);
-  return uncleJson(engine, await findBlock(engine, block), index);
+  return readsOf(ctx).atBlock(block, 'eth_getUncleByBlockNumberAndIndex', [block, index], async () => {
+    const engine = engineOf(ctx);
+    return uncleJson(engine, await findBlock(engine, block), index);
+  });
 }
 
 const uncleCount = (resolved: ResolvedBlock | undefined) =>
@@ -67,18 +62,16 @@ export async function eth_getUncleCountByBlockHash(
   [blockHash]: EthGetUncleCountByBlockHashParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleCountByBlockHashResult> {
-  const method = 'eth_getUncleCountByBlockHash';
-  const history = await fromForkHistory<EthGetUncleCountByBlockHashResult>(ctx, blockHash, method, [blockHash]);
-  if (history !== undefined) return history.answer;
-  return uncleCount(await findBlockByHash(engineOf(ctx), blockHash));
+  return readsOf(ctx).atBlock(blockHash, 'eth_getUncleCountByBlockHash', [blockHash], async () =>
+    uncleCount(await findBlockByHash(engineOf(ctx), blockHash)),
+  );
 }
 
 export async function eth_getUncleCountByBlockNumber(
   [block]: EthGetUncleCountByBlockNumberParams,
   ctx: HandlerContext,
 ): Promise<EthGetUncleCountByBlockNumberResult> {
-  const method = 'eth_getUncleCountByBlockNumber';
-  const history = await fromForkHistory<EthGetUncleCountByBlockNumberResult>(ctx, block, method, [block]);
-  if (history !== undefined) return history.answer;
-  return uncleCount(await findBlock(engineOf(ctx), block));
+  return readsOf(ctx).atBlock(block, 'eth_getUncleCountByBlockNumber', [block], async () =>
+    uncleCount(await findBlock(engineOf(ctx), block)),
+  );
 }

@@ -3,6 +3,7 @@ import type { Block as EngineBlock } from '@ethereumjs/block';
 import type { Subscription } from '../../chain/filters/filter-manager.js';
 import { randomId } from '../../chain/filters/ids.js';
 import type { ChainEngine } from '../../chain/engine.js';
+import type { EngineMemo } from '../../chain/engine-memo.js';
 import type { Log as EngineLog, LogCriteria } from '../../chain/logs/types.js';
 import type {
   Block,
@@ -39,16 +40,12 @@ function connectionOf(ctx: HandlerContext): ClientConnection {
  * newHeads payload: the block without its transaction list, encoded once per block however many
  * connections subscribe. Each engine's headers form one chain (a total-difficulty read, then the
  * encoding), so they resolve in the order the blocks were announced, and so do the subscribers'
- * reactions to them. Only the newest link is reused: a block announced again later (a head restored
- * after a rewind) gets a new link behind the ones still pending, never an early, already-resolved one.
+ * reactions to them. Only the newest link is reused (the engine's memo keeps it): a block announced again
+ * later (a head restored after a rewind) gets a new link behind the ones still pending, never an early,
+ * already-resolved one.
  */
-interface HeaderLink {
-  readonly block: EngineBlock;
-  readonly encoded: Promise<EncodedResults | undefined>;
-}
-const newestHeader = new WeakMap<ChainEngine, HeaderLink>();
 function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<EncodedResults | undefined> {
-  const newest = newestHeader.get(engine);
+  const newest = engine.memo.newestHead;
   if (newest?.block === block) return newest.encoded;
   const encoded = (newest?.encoded ?? Promise.resolve(undefined))
     .then(() =>
@@ -56,29 +53,33 @@ function encodedHeaderOf(engine: ChainEngine, block: EngineBlock): Promise<Encod
     )
     .then(
       ([td, lastCheckpoint]) => {
-        const { transactions: _omitted, ...rest } = formatBlock(block, td ?? 0n, { full: false }, lastCheckpoint);
+        const { transactions: _omitted, ...rest } = formatBlock(
+          engine.memo,
+          block,
+          td ?? 0n,
+          { full: false },
+          lastCheckpoint,
+        );
         return [encodeResult(rest satisfies Block)];
       },
       // A failed read skips this head for every subscriber, as the stream carries on.
       () => undefined,
     );
-  newestHeader.set(engine, { block, encoded });
+  engine.memo.newestHead = { block, encoded };
   return encoded;
 }
 
 /** A block's matching logs reach every subscriber of the same criteria as one shared array: encode them once. */
-const encodedLogs = new WeakMap<EngineLog, EncodedResult>();
-const encodedBatches = new WeakMap<readonly EngineLog[], readonly EncodedResult[]>();
-function encodedLogsOf(logs: readonly EngineLog[]): readonly EncodedResult[] {
-  let batch = encodedBatches.get(logs);
+function encodedLogsOf(memo: EngineMemo, logs: readonly EngineLog[]): readonly EncodedResult[] {
+  let batch = memo.encodedLogBatches.get(logs);
   if (batch === undefined) {
     batch = logs.map((log) => {
       // Subscribers with other criteria get other arrays holding some of the same logs.
-      let bytes = encodedLogs.get(log);
-      if (bytes === undefined) encodedLogs.set(log, (bytes = encodeResult(formatLog(log) satisfies Log)));
+      let bytes = memo.encodedLogs.get(log);
+      if (bytes === undefined) memo.encodedLogs.set(log, (bytes = encodeResult(formatLog(log) satisfies Log)));
       return bytes;
     });
-    encodedBatches.set(logs, batch);
+    memo.encodedLogBatches.set(logs, batch);
   }
   return batch;
 }
@@ -95,14 +96,13 @@ function subscribeLogs(
   criteria: LogCriteria,
   notify: (results: EncodedResults) => void,
 ): Promise<Subscription> {
-  return engine.logs.filters.subscribeLogBatches(criteria, (logs) => notify(encodedLogsOf(logs)));
+  return engine.logs.filters.subscribeLogBatches(criteria, (logs) => notify(encodedLogsOf(engine.memo, logs)));
 }
 
 /** A transaction's hash (or its pending object), or a sync event, is encoded once for all subscribers. */
-const encodedPending = new WeakMap<object, EncodedResults>();
-function encodedOnce(key: object, make: () => unknown): EncodedResults {
-  let results = encodedPending.get(key);
-  if (results === undefined) encodedPending.set(key, (results = [encodeResult(make())]));
+function encodedOnce(memo: EngineMemo, key: object, make: () => unknown): EncodedResults {
+  let results = memo.encodedAnnouncements.get(key);
+  if (results === undefined) memo.encodedAnnouncements.set(key, (results = [encodeResult(make())]));
   return results;
 }
 
@@ -112,10 +112,11 @@ function subscribePending(
   notify: (results: EncodedResults) => void,
 ): Promise<Subscription> {
   return engine.logs.filters.subscribePendingTransactions((hash) => {
-    if (!full) return notify(encodedOnce(hash, () => hexFromBytes(hash)));
+    if (!full) return notify(encodedOnce(engine.memo, hash, () => hexFromBytes(hash)));
     const pooled = engine.pool.get(hash);
     // Gone already (mined or replaced within the same turn): nothing truthful to send as a pending object.
-    if (pooled !== undefined) notify(encodedOnce(pooled.tx, () => formatTransaction(pooled.tx, pooled.sender.bytes)));
+    if (pooled !== undefined)
+      notify(encodedOnce(engine.memo, pooled.tx, () => formatTransaction(pooled.tx, pooled.sender.bytes)));
   });
 }
 
@@ -129,10 +130,11 @@ function syncingPayload(event: SyncEvent): SyncingSubscriptionResult {
  * the engine's (it lives outside the engine's filter manager).
  */
 function subscribeSyncing(
+  memo: EngineMemo,
   peers: PeerService | undefined,
   notify: (results: EncodedResults) => void,
 ): Promise<Subscription> {
-  const stopListening = peers?.onSyncEvent((event) => notify(encodedOnce(event, () => syncingPayload(event))));
+  const stopListening = peers?.onSyncEvent((event) => notify(encodedOnce(memo, event, () => syncingPayload(event))));
   let live = true;
   return Promise.resolve({
     id: randomId(() => false),
@@ -163,7 +165,7 @@ export async function eth_subscribe(
     case 'newPendingTransactions':
       return openSubscription(connection, (notify) => subscribePending(engine, options === true, notify));
     case 'syncing':
-      return openSubscription(connection, (notify) => subscribeSyncing(ctx.node.peers, notify));
+      return openSubscription(connection, (notify) => subscribeSyncing(engine.memo, ctx.node.peers, notify));
   }
 }
 

@@ -1,16 +1,11 @@
 /**
- * The subscriptions of each WebSocket connection: which ids it owns (an id from another connection is
- * unknown to it), cleanup when it closes, and in-order delivery that never overtakes the eth_subscribe
- * response (clients such as viem only route notifications for ids they have already been given).
+ * The subscriptions of each WebSocket connection, held by the connection (rpc/connection-subscriptions.ts: which
+ * ids it owns, cleanup when it closes), and in-order delivery that never overtakes the eth_subscribe response
+ * (clients such as viem only route notifications for ids they have already been given).
  */
 import type { Subscription } from '../../chain/filters/filter-manager.js';
 import type { ClientConnection } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
-
-interface Entry {
-  readonly engine: Subscription;
-  readonly id: string;
-}
 
 /** A notification's `result` as UTF-8 JSON: encoded once by the caller however many subscribers receive it. */
 export type EncodedResult = Uint8Array;
@@ -23,30 +18,6 @@ export type EncodedResults = readonly EncodedResult[];
 
 export function encodeResult(result: unknown): EncodedResult {
   return Buffer.from(JSON.stringify(result), 'utf8');
-}
-
-/** A connection's subscriptions; `closed` once its socket has gone (nothing may be added then). */
-interface Registry {
-  readonly entries: Map<string, Entry>;
-  closed: boolean;
-}
-
-const registries = new WeakMap<ClientConnection, Registry>();
-
-function registryOf(connection: ClientConnection): Registry {
-  let registry = registries.get(connection);
-  if (registry === undefined) {
-    const created: Registry = { entries: new Map(), closed: false };
-    registry = created;
-    registries.set(connection, created);
-    // A subscription lives exactly as long as its socket: no idle expiry, nothing left behind.
-    connection.onClose(() => {
-      created.closed = true;
-      for (const entry of created.entries.values()) entry.engine.unsubscribe();
-      created.entries.clear();
-    });
-  }
-  return registry;
 }
 
 /**
@@ -69,14 +40,14 @@ export async function openSubscription(
   };
   const engine = await start(notify);
   id = toQuantity(engine.id);
-  const registry = registryOf(connection);
+  const registry = connection.subscriptions;
   if (registry.closed) {
     // The client went away while the subscription was being made (a client that subscribes and vanishes):
     // nobody can receive or cancel it, so it goes now rather than living in the engine for ever.
     engine.unsubscribe();
     return id as `0x${string}`;
   }
-  registry.entries.set(id, { engine, id });
+  registry.add({ id, unsubscribe: () => engine.unsubscribe() });
   setImmediate(() => {
     const queued = held ?? [];
     held = undefined;
@@ -87,9 +58,6 @@ export async function openSubscription(
 
 /** Cancels one of the connection's subscriptions; false when it owns none with that id. */
 export function closeSubscription(connection: ClientConnection, id: string): boolean {
-  const registry = registries.get(connection);
-  const entry = registry?.entries.get(id.toLowerCase());
-  if (registry === undefined || entry === undefined) return false;
-  registry.entries.delete(entry.id);
-  return entry.engine.unsubscribe();
+  const entry = connection.subscriptions.take(id.toLowerCase());
+  return entry === undefined ? false : entry.unsubscribe();
 }

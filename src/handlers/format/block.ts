@@ -10,6 +10,7 @@ import { RLP } from '@ethereumjs/rlp';
 import type { Block } from '../../generated/types.js';
 import { checkpointOf } from '../../chain/checkpointing/index.js';
 import { serializedBlockLength } from '../../chain/codec/tx-bytes.js';
+import type { EngineMemo } from '../../chain/engine-memo.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
 import { formatHeaderCheckpoint } from './checkpoint.js';
 import { formatTransaction } from './transaction.js';
@@ -20,6 +21,7 @@ export type BlockTransactions =
   | { readonly full: true; readonly senders: readonly Uint8Array[] };
 
 function headerFields(
+  memo: EngineMemo,
   header: BlockHeader,
   hash: Uint8Array,
   totalDifficulty: bigint,
@@ -47,33 +49,38 @@ function headerFields(
     gasLimit: toQuantity(header.gasLimit),
     gasUsed: toQuantity(header.gasUsed),
     timestamp: toQuantity(header.timestamp),
-    checkpoint: checkpoint === undefined ? null : formatHeaderCheckpoint(header, checkpoint),
+    checkpoint: checkpoint === undefined ? null : formatHeaderCheckpoint(memo, header, checkpoint),
     transactions: [],
     uncles: [],
   };
 }
 
-/** Encoded sizes are immutable per block object; blocks come from the engine's cache, so this rarely re-encodes. */
-const sizes = new WeakMap<EngineBlock, number>();
-
-function sizeOf(block: EngineBlock): number {
-  let size = sizes.get(block);
+/**
+ * Encoded sizes are immutable per block object; blocks come from the engine's cache, so with the size kept in the
+ * engine's memo this rarely re-encodes.
+ */
+function sizeOf(memo: EngineMemo, block: EngineBlock): number {
+  let size = memo.blockSizes.get(block);
   if (size === undefined) {
     size = serializedBlockLength(block);
-    sizes.set(block, size);
+    memo.blockSizes.set(block, size);
   }
   return size;
 }
 
-/** `lastCheckpointNumber`: the block's latest checkpoint on a network with checkpointing, else undefined (omitted). */
+/**
+ * `memo`: the engine's (engine-memo.ts), which keeps sizes and checkpoint signers. `lastCheckpointNumber`: the block's
+ * latest checkpoint on a network with checkpointing, else undefined (omitted).
+ */
 export function formatBlock(
+  memo: EngineMemo,
   block: EngineBlock,
   totalDifficulty: bigint,
   transactions: BlockTransactions,
   lastCheckpointNumber?: bigint,
 ): Block {
   const hash = block.hash();
-  const out = headerFields(block.header, hash, totalDifficulty, sizeOf(block), lastCheckpointNumber);
+  const out = headerFields(memo, block.header, hash, totalDifficulty, sizeOf(memo, block), lastCheckpointNumber);
   out.uncles = block.uncleHeaders.map((u) => hexFromBytes(u.hash()));
   if (!transactions.full) {
     out.transactions = block.transactions.map((tx) => hexFromBytes(tx.hash()));
@@ -87,8 +94,8 @@ export function formatBlock(
 }
 
 /** An uncle (ommer) header as a block object without `transactions`; its size is that of a block made of the header alone. */
-export function formatUncle(header: BlockHeader, totalDifficulty: bigint): Block {
-  const out = headerFields(header, header.hash(), totalDifficulty, RLP.encode([header.raw(), [], []]).length);
+export function formatUncle(memo: EngineMemo, header: BlockHeader, totalDifficulty: bigint): Block {
+  const out = headerFields(memo, header, header.hash(), totalDifficulty, RLP.encode([header.raw(), [], []]).length);
   delete out.transactions;
   return out;
 }

@@ -4,23 +4,37 @@
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import { recoverSigner, signatureToBytes, type Checkpoint } from '../../chain/checkpointing/index.js';
+import type { EngineMemo } from '../../chain/engine-memo.js';
 import type { Checkpoint as CheckpointJson } from '../../generated/types.js';
 import { hexFromBytes } from '../hex.js';
 
-/** Recovery costs ~50 µs a signature; headers are immutable and cached by the engine, so each is done once. */
-const rendered = new WeakMap<BlockHeader, CheckpointJson>();
-
-export function formatCheckpoint(checkpoint: Checkpoint, parentHash: Uint8Array): CheckpointJson {
-  const signers: `0x${string}`[] = [];
+function recoverSigners(checkpoint: Checkpoint, parentHash: Uint8Array): readonly Uint8Array[] {
+  const signers: Uint8Array[] = [];
   for (const sig of checkpoint.signatures) {
     const key = recoverSigner(parentHash, sig);
-    if (key !== undefined) signers.push(hexFromBytes(key));
+    if (key !== undefined) signers.push(key);
   }
-  return { signatures: checkpoint.signatures.map((sig) => hexFromBytes(signatureToBytes(sig))), signers };
+  return signers;
 }
 
-export function formatHeaderCheckpoint(header: BlockHeader, checkpoint: Checkpoint): CheckpointJson {
-  let out = rendered.get(header);
-  if (out === undefined) rendered.set(header, (out = formatCheckpoint(checkpoint, header.parentHash)));
-  return out;
+function checkpointJson(checkpoint: Checkpoint, signers: readonly Uint8Array[]): CheckpointJson {
+  return {
+    signatures: checkpoint.signatures.map((sig) => hexFromBytes(signatureToBytes(sig))),
+    signers: signers.map(hexFromBytes),
+  };
+}
+
+export function formatCheckpoint(checkpoint: Checkpoint, parentHash: Uint8Array): CheckpointJson {
+  return checkpointJson(checkpoint, recoverSigners(checkpoint, parentHash));
+}
+
+/**
+ * A stored header's checkpoint. Recovery costs ~50 µs a signature; headers are immutable and cached by the engine,
+ * so the engine's memo keeps each header's signers and each is recovered once.
+ */
+export function formatHeaderCheckpoint(memo: EngineMemo, header: BlockHeader, checkpoint: Checkpoint): CheckpointJson {
+  let signers = memo.checkpointSigners.get(header);
+  if (signers === undefined)
+    memo.checkpointSigners.set(header, (signers = recoverSigners(checkpoint, header.parentHash)));
+  return checkpointJson(checkpoint, signers);
 }

@@ -19,6 +19,7 @@ import type {
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf, stateAt } from '../block-ref.js';
+import { readsOf } from '../fork-history.js';
 import { answering, traceOptionsOf } from '../debug/trace-config.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { blockRefOf, quantityOf } from './block-number.js';
@@ -44,22 +45,6 @@ function stateReader(engine: ChainEngine, method: string): (n: bigint) => Promis
   };
 }
 
-/**
- * The first block whose state this node can read: the base block on a fork (what happened before it is the
- * upstream's history), else the genesis block.
- */
-const firstHeld = (engine: ChainEngine): bigint => engine.chain.forkBase ?? 0n;
-
-/** What was already true at the first held block: before a fork's base nothing can be named here, so -32004. */
-function beforeHistory(engine: ChainEngine, method: string, what: string): null {
-  const base = engine.chain.forkBase;
-  if (base === undefined) return null;
-  throw new RpcError(
-    ErrorCode.MethodNotSupported,
-    `${method}: ${what} at or below block ${base}, this fork's base, whose history is the upstream's: ask the upstream`,
-  );
-}
-
 /** The lowest block in [low, high] where `holds` is true, given it holds at `high` and stays true once it does. */
 async function firstBlockWhere(low: bigint, high: bigint, holds: (n: bigint) => Promise<boolean>): Promise<bigint> {
   while (low < high) {
@@ -75,14 +60,15 @@ export async function ots_getContractCreator(
   ctx: HandlerContext,
 ): Promise<OtsGetContractCreatorResult> {
   const engine = engineOf(ctx);
+  const reads = readsOf(ctx);
   const account = bytesFromHex(address);
   const state = stateReader(engine, 'ots_getContractCreator');
   const hasCode = async (n: bigint) => (await (await state(n)).getCode(account)).length > 0;
   const head = engine.chain.getHead().header.number;
-  const low = firstHeld(engine);
+  const low = reads.firstHeldBlock;
   // No code now (an account, or a destroyed contract): no creator. Code from the genesis allocation: none either.
   if (!(await hasCode(head))) return null;
-  if (await hasCode(low)) return beforeHistory(engine, 'ots_getContractCreator', 'the contract was created');
+  if (await hasCode(low)) return reads.beforeHistory('ots_getContractCreator', 'the contract was created');
   const number = await firstBlockWhere(low + 1n, head, hasCode);
   const hash = await engine.chain.getCanonicalHash(number);
   if (hash === undefined) return null;
@@ -107,14 +93,15 @@ export async function ots_getTransactionBySenderAndNonce(
   ctx: HandlerContext,
 ): Promise<OtsGetTransactionBySenderAndNonceResult> {
   const engine = engineOf(ctx);
+  const reads = readsOf(ctx);
   const account = bytesFromHex(sender);
   const nonce = quantityOf(nonceParam);
   const state = stateReader(engine, 'ots_getTransactionBySenderAndNonce');
   const passed = async (n: bigint) => (await (await state(n)).getNonce(account)) > nonce;
   const head = engine.chain.getHead().header.number;
-  const low = firstHeld(engine);
+  const low = reads.firstHeldBlock;
   if (!(await passed(head))) return null;
-  if (await passed(low)) return beforeHistory(engine, 'ots_getTransactionBySenderAndNonce', 'the nonce was used');
+  if (await passed(low)) return reads.beforeHistory('ots_getTransactionBySenderAndNonce', 'the nonce was used');
   const number = await firstBlockWhere(low + 1n, head, passed);
   const block = await engine.chain.getBlock(number);
   const receipts = block === undefined ? undefined : await engine.chain.getReceipts(block.hash());

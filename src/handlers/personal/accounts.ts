@@ -17,8 +17,8 @@ export function accountsOf(ctx: HandlerContext): AccountManager {
   return accounts;
 }
 
-// Caller mistakes are invalid params; the rest are the reference's -32000 texts.
-const INVALID_PARAMS: ReadonlySet<AccountErrorKind> = new Set(['invalid-key', 'invalid-signature', 'invalid-duration']);
+/** Caller mistakes are invalid params; the rest are the reference's -32000 texts. */
+const INVALID_PARAMS: readonly AccountErrorKind[] = ['invalid-key', 'invalid-signature', 'invalid-duration'];
 
 /** Runs an account operation, turning `AccountError`s into `RpcError`s (messages carry no secrets). */
 export async function accountCall<T>(operation: () => T | Promise<T>): Promise<T> {
@@ -27,7 +27,7 @@ export async function accountCall<T>(operation: () => T | Promise<T>): Promise<T
   } catch (error) {
     if (error instanceof AccountError) {
       throw new RpcError(
-        INVALID_PARAMS.has(error.kind) ? ErrorCode.InvalidParams : ErrorCode.ServerError,
+        INVALID_PARAMS.includes(error.kind) ? ErrorCode.InvalidParams : ErrorCode.ServerError,
         error.message,
       );
     }

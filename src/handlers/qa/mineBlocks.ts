@@ -3,9 +3,6 @@ import { blockNotFound, engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex } from '../hex.js';
 
-/** Engines with an order in progress: the product answers MinerIsWorking instead of queueing a second one. */
-const busy = new WeakSet<object>();
-
 /**
  * Mines `count` blocks now, on the head or on `parentHash`, with or without the pool's transactions, and
  * answers once they are imported (so a test can read them right after).
@@ -23,8 +20,9 @@ export async function qa_mineBlocks(
   const parent = parentHash === undefined || parentHash === null ? undefined : bytesFromHex(parentHash);
   if (parent !== undefined && (await engineOf(ctx).chain.getHeader(parent)) === undefined)
     throw blockNotFound(parentHash!);
-  if (busy.has(engine)) return { responseType: 'MinerIsWorking', message: null };
-  busy.add(engine);
+  // An order in progress on this engine: the product answers MinerIsWorking instead of queueing a second one.
+  if (engine.memo.miningOrder) return { responseType: 'MinerIsWorking', message: null };
+  engine.memo.miningOrder = true;
   try {
     await engine.miner.mineBlocks(blocks, {
       collect: false,
@@ -35,6 +33,6 @@ export async function qa_mineBlocks(
   } catch (error) {
     return { responseType: 'MiningError', message: error instanceof Error ? error.message : String(error) };
   } finally {
-    busy.delete(engine);
+    engine.memo.miningOrder = false;
   }
 }

@@ -2,7 +2,6 @@ import type { TestMineBlocksParams, TestMineBlocksResult } from '../../generated
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { testSessionOf } from './session.js';
 import { quantityNumberParam } from '../test-quantity.js';
 
 /** Seals `count` blocks from the pool at the test_modifyTimestamp time (+1 s per block), paying the etherbase. */
@@ -11,7 +10,7 @@ export async function test_mineBlocks(
   ctx: HandlerContext,
 ): Promise<TestMineBlocksResult> {
   const engine = engineOf(ctx);
-  const session = testSessionOf(ctx.node);
+  const session = ctx.node.testSession;
   const n = quantityNumberParam(count, 'test_mineBlocks', 'count');
   try {
     await engine.miner.mineBlocks(n, { collect: false, timestamp: () => session.takeTimestamp() });

@@ -1,6 +1,5 @@
 import type { TestModifyTimestampParams, TestModifyTimestampResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { testSessionOf } from './session.js';
 import { quantityParam } from '../test-quantity.js';
 
 /** Sets the timestamp of the next block test_mineBlocks seals. */
@@ -8,6 +7,6 @@ export function test_modifyTimestamp(
   [timestamp]: TestModifyTimestampParams,
   ctx: HandlerContext,
 ): TestModifyTimestampResult {
-  testSessionOf(ctx.node).setNextTimestamp(quantityParam(timestamp, 'test_modifyTimestamp', 'timestamp'));
+  ctx.node.testSession.setNextTimestamp(quantityParam(timestamp, 'test_modifyTimestamp', 'timestamp'));
   return true;
 }

@@ -2,7 +2,6 @@ import { ChainParamsError, parseChainParams, type ChainParamsInput } from '../..
 import type { TestSetChainParamsParams, TestSetChainParamsResult } from '../../generated/types.js';
 import { invalidParams } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { testSessionOf } from './session.js';
 
 /** Wipes the chain: a new genesis from the retesteth object, under the rules its fork params name. */
 export async function test_setChainParams(
@@ -16,6 +15,6 @@ export async function test_setChainParams(
     if (err instanceof ChainParamsError) throw invalidParams(`Invalid chain params: ${err.message}`);
     throw err;
   }
-  await testSessionOf(ctx.node).replaceChain(spec);
+  await ctx.node.testSession.replaceChain(spec);
   return true;
 }

@@ -1,12 +1,13 @@
 /**
  * Test mode's per-node state (retesteth, product-behaviour §7.3): the chain test_setChainParams created and the
  * timestamp test_modifyTimestamp set for the next mined block. The engine swap itself is the node's
- * (src/node/test-chains.ts); a new chain forgets the timestamp.
+ * (test-chains.ts); a new chain forgets the timestamp. The node owns it (`SvcNode.testSession`): it outlives the
+ * engines it swaps in.
  */
-import type { ChainEngine } from '../../chain/engine.js';
-import type { TestChainSpec } from '../../chain/testing/chain-params.js';
-import type { SvcNode } from '../../node/node.js';
-import { TestChainSwitcher } from '../../node/test-chains.js';
+import type { ChainEngine } from '../chain/engine.js';
+import type { TestChainSpec } from '../chain/testing/chain-params.js';
+import type { SvcNode } from './node.js';
+import { TestChainSwitcher } from './test-chains.js';
 
 export class TestSession {
   /** Timestamp of the next block test_mineBlocks seals; undefined = max(now, parent + 1). */
@@ -34,15 +35,4 @@ export class TestSession {
     if (ts !== undefined) this.nextTimestamp = ts + 1n;
     return ts;
   }
-}
-
-const sessions = new WeakMap<SvcNode, TestSession>();
-
-export function testSessionOf(node: SvcNode): TestSession {
-  let session = sessions.get(node);
-  if (session === undefined) {
-    session = new TestSession(node);
-    sessions.set(node, session);
-  }
-  return session;
 }
