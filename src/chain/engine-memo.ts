@@ -7,17 +7,21 @@
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import { Lru } from './db/lru.js';
 import type { Log } from './logs/types.js';
-import type { PreimageBook } from './testing/preimage-book.js';
 
 /** Upstream answers kept per fork: its history does not change, and a test suite asks about few blocks. */
 export const FORK_ANSWERS_KEPT = 1024;
+
+/** keccak256(address) → address, as the debug dumps read it (chain/testing/preimage-book.ts builds it). */
+export interface AddressPreimages {
+  addressOf(hash: Uint8Array): Uint8Array | undefined;
+}
 
 /** Notifications encoded once (UTF-8 JSON), shared by every subscriber that receives them. */
 export type EncodedNotifications = readonly Uint8Array[];
 
 export class EngineMemo {
   /** The debug dumps' address book (debug_accountRange, anvil_dumpState), made on first use: `preimageBookOf`. */
-  preimages: Promise<PreimageBook> | undefined;
+  preimages: Promise<AddressPreimages> | undefined;
 
   /** eth_gasPrice's last suggestion and the head Block it was made at: recomputed only when the head changes. */
   gasSuggestion: { readonly head: Block; readonly price: bigint } | undefined;

@@ -11,6 +11,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { keccak256 } from '../crypto.js';
 import type { ChainEngine } from '../engine.js';
+import type { AddressPreimages } from '../engine-memo.js';
 import type { TxReceipt } from '../codec/receipts.js';
 import type { StateView } from '../state/state-view.js';
 
@@ -127,7 +128,7 @@ export class PreimageBook {
 }
 
 /** The engine's one book (kept in its memo), made on first use and kept current from then on. */
-export function preimageBookOf(engine: ChainEngine): Promise<PreimageBook> {
+export function preimageBookOf(engine: ChainEngine): Promise<AddressPreimages> {
   engine.memo.preimages ??= PreimageBook.follow(engine);
   return engine.memo.preimages;
 }
