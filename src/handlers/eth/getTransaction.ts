@@ -21,8 +21,8 @@ export async function eth_getTransactionByHash(
   [hash]: EthGetTransactionByHashParams,
   ctx: HandlerContext,
 ): Promise<EthGetTransactionByHashResult> {
-  const reads = readsOf(ctx);
-  return reads.byTransactionHash(json(await findTransaction(engineOf(ctx), hash)), 'eth_getTransactionByHash', [hash]);
+  const local = json(await findTransaction(engineOf(ctx), hash));
+  return readsOf(ctx).byTransactionHash(local, 'eth_getTransactionByHash', [hash]);
 }
 
 export async function eth_getTransactionByBlockHashAndIndex(
