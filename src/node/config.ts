@@ -96,6 +96,8 @@ export interface ForkRequestLimits {
   readonly requestsPerSecond: number;
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /** The largest upstream answer read; a larger one is cut off as it streams in and fails its request. */
+  readonly maxResponseBytes: number;
 }
 
 /** Fork mode (`--fork-url`): where the state comes from and how hard the node may ask. */
@@ -452,5 +454,6 @@ function forkRequestsOf(get: ReturnType<typeof readSettings>['get']): ForkReques
     requestsPerSecond: get('fork.requests-per-second'),
     concurrency: get('fork.concurrency'),
     timeoutMs: get('fork.timeout'),
+    maxResponseBytes: get('fork.max-response-bytes'),
   };
 }

@@ -50,6 +50,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       requestsPerSecond: d('fork.requests-per-second'),
       concurrency: d('fork.concurrency'),
       timeoutMs: d('fork.timeout'),
+      maxResponseBytes: d('fork.max-response-bytes'),
     },
     writeBehind: d('db.write-behind'),
     checkpointing: d('blockchains.checkpointing'),
