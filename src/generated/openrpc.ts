@@ -3061,7 +3061,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getLogs",
       "summary": "Returns the logs matching a filter.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32602 with the limit in the message and a range that fits in data.suggestion: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits on a retry. An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock after toBlock gives -32602 \"invalid block range params\", and one that starts past the head -32602 \"block range extends beyond current head block\" (geth's words, then the bounds as given and the head); one that starts at or below the head and ends past it is cut at the head. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32602 with the limit in the message and a range that fits in data.suggestion: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits on a retry. An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3090,6 +3090,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/LogRangeTooWide"
+        },
+        {
+          "$ref": "#/components/errors/InvalidBlockRange"
+        },
+        {
+          "$ref": "#/components/errors/BlockRangePastHead"
         },
         {
           "$ref": "#/components/errors/TooManyLogs"
@@ -3159,7 +3165,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_newFilter",
       "summary": "Creates a log filter to poll with eth_getFilterChanges.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602); eth_newFilter does not take blockHash (-32602: use eth_getLogs for one block). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range. `address` or `topics` null means any. `safe` and `finalized` give -39001. Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too).",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602); eth_newFilter does not take blockHash (-32602: use eth_getLogs for one block). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range. `address` or `topics` null means any. `safe` and `finalized` give -39001. A fixed fromBlock after a fixed toBlock gives -32602 \"invalid block range params\"; a range still in the future is accepted (the filter waits for its blocks). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3185,6 +3191,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/InvalidBlockRange"
         }
       ],
       "examples": [
@@ -12294,7 +12303,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "trace_filter",
       "x-extension": "openethereum",
       "summary": "Traces of a block range matching addresses.",
-      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32602 naming the setting (not -32005, which viem and Foundry retry as a rate limit; a narrower range or a count fits, the same query never does).",
+      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. A fromBlock after toBlock gives -32602 \"invalid block range params\", a range starting past the head -32602 \"block range extends beyond current head block\"; one ending past the head is cut at the head. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32602 naming the setting (not -32005, which viem and Foundry retry as a rate limit; a narrower range or a count fits, the same query never does).",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
@@ -12332,6 +12341,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/InvalidBlockRange"
+        },
+        {
+          "$ref": "#/components/errors/BlockRangePastHead"
         }
       ],
       "examples": [
@@ -20456,6 +20471,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "FilterNotFound": {
         "code": -32000,
         "message": "filter not found"
+      },
+      "InvalidBlockRange": {
+        "code": -32602,
+        "message": "invalid block range params: eth_getLogs got fromBlock 0x4 after toBlock 0x2; fromBlock must not be after toBlock"
+      },
+      "BlockRangePastHead": {
+        "code": -32602,
+        "message": "block range extends beyond current head block: eth_getLogs got fromBlock 0x64, past the head 0x5; no block of the range exists yet"
       },
       "LogRangeTooWide": {
         "code": -32602,
