@@ -103,7 +103,8 @@ export function verifyJwt(token: string, secret: Buffer, nowSeconds = Date.now()
   const payload = base64urlJson(payloadPart) as { iat?: unknown; exp?: unknown } | undefined;
   if (payload === undefined || typeof payload !== 'object' || payload === null) return 'malformed token payload';
   const { iat, exp } = payload;
-  if (exp !== undefined) {
+  // `"exp": null` means "no expiry": alloy, and so Foundry's `cast --jwt-secret`, write it that way; geth accepts it.
+  if (exp !== undefined && exp !== null) {
     if (typeof exp !== 'number') return 'exp must be a number';
     if (nowSeconds >= exp) return 'token expired';
     if (typeof iat === 'number' && iat > nowSeconds + IAT_LEEWAY_SECONDS) return 'iat is in the future';
