@@ -4724,7 +4724,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_listPeers",
       "summary": "Lists the current peer connections.",
-      "description": "Every peer connection the node holds, including ones still connecting or handshaking. Use id with net_disconnectPeer; use nodeId (null until the RLPx handshake has revealed it) with net_addToBlacklist to block one peer where several share an IP address. Fails with -32002 when peering is off (--no-p2p, or test mode).",
+      "description": "Every peer connection the node holds, including ones still connecting or handshaking. Use id with net_disconnectPeer; use nodeId (null until the RLPx handshake has revealed it) with net_addToBlacklist to block one peer where several share an IP address. Fails with -32002 when peering is off (--no-p2p, or test mode). Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4770,7 +4770,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_disconnectPeer",
       "summary": "Disconnects a peer.",
-      "description": "Drops the connection with this id (from net_listPeers). Returns false when no connection has that id. The peer may reconnect, and a static peer (a bootnode or one added with net_connectToPeer) is redialled; use net_addToBlacklist to keep it away.",
+      "description": "Drops the connection with this id (from net_listPeers). Returns false when no connection has that id. The peer may reconnect, and a static peer (a bootnode or one added with net_connectToPeer) is redialled; use net_addToBlacklist to keep it away. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4831,7 +4831,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_connectToPeer",
       "summary": "Dials a peer by its enode URL.",
-      "description": "Queues a connection attempt and returns true once it is queued: true does not mean connected. Check net_listPeers for the outcome. The peer is kept as a static peer and redialled when the connection drops. A malformed URL fails with -32602 instead of returning false, so a typo is reported rather than silently ignored: a URL without the enode shape is refused by the parameter check (the message names the parameter and the expected form), one of the right shape that cannot be used (a port above 65535, a node id that is not a secp256k1 public key) by the peer module, whose message names the problem.",
+      "description": "Queues a connection attempt and returns true once it is queued: true does not mean connected. Check net_listPeers for the outcome. The peer is kept as a static peer and redialled when the connection drops. A malformed URL fails with -32602 instead of returning false, so a typo is reported rather than silently ignored: a URL without the enode shape is refused by the parameter check (the message names the parameter and the expected form), one of the right shape that cannot be used (a port above 65535, a node id that is not a secp256k1 public key) by the peer module, whose message names the problem. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4881,7 +4881,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_listBlacklistedPeers",
       "summary": "Lists the blocked peer addresses.",
-      "description": "The IP addresses and node ids the node refuses to connect to or accept, whether added with net_addToBlacklist or blocked by the node for misbehaviour. Expired temporary entries are not listed. (The original node reported placeholder reasons and times; we report the real ones.)",
+      "description": "The IP addresses and node ids the node refuses to connect to or accept, whether added with net_addToBlacklist or blocked by the node for misbehaviour. Expired temporary entries are not listed. (The original node reported placeholder reasons and times; we report the real ones.) Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4939,7 +4939,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_addToBlacklist",
       "summary": "Blocks a peer by IP address or node id, for a while or for good.",
-      "description": "Blocks peers: matching connections are dropped at once and new ones refused. address is one of: an IP address (every peer at that IP); a node id, 128 hex digits (the nodeId of net_listPeers; 0x-prefixed or inside an enode URL also do): the way to block one peer where several share an IP, such as nodes on one machine behind loopback; a connection id, host:port of a current peer from net_listPeers, which blocks that peer's node id when the handshake has revealed it, else its IP. duration is in seconds; null or omitted means permanent (the spec's meaning; the original node used 365 days). Blocking an address already listed replaces its entry. Not persisted across restarts. Returns true once the entry is in place; an address of none of these forms fails with -32602.",
+      "description": "Blocks peers: matching connections are dropped at once and new ones refused. address is one of: an IP address (every peer at that IP); a node id, 128 hex digits (the nodeId of net_listPeers; 0x-prefixed or inside an enode URL also do): the way to block one peer where several share an IP, such as nodes on one machine behind loopback; a connection id, host:port of a current peer from net_listPeers, which blocks that peer's node id when the handshake has revealed it, else its IP. duration is in seconds; null or omitted means permanent (the spec's meaning; the original node used 365 days). Blocking an address already listed replaces its entry. Not persisted across restarts. Returns true once the entry is in place; an address of none of these forms fails with -32602. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -5059,7 +5059,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_removeFromBlacklist",
       "summary": "Unblocks a peer address or node id.",
-      "description": "Removes the entry listed under this address: an IP address or a node id, as net_listBlacklistedPeers shows it (the other forms net_addToBlacklist takes are read the same way). Returns false when nothing was listed under it, so a typo shows up; the original node always returned true. An address of none of these forms fails with -32602.",
+      "description": "Removes the entry listed under this address: an IP address or a node id, as net_listBlacklistedPeers shows it (the other forms net_addToBlacklist takes are read the same way). Returns false when nothing was listed under it, so a typo shows up; the original node always returned true. An address of none of these forms fails with -32602. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"

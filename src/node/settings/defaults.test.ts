@@ -129,6 +129,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       auth: {
         enabled: d('network.rpc.auth.enabled'),
         protected: d('network.rpc.auth.protected'),
+        anonymousPeerAdmin: d('network.rpc.auth.anonymous-peer-admin'),
         jwtSecretFile: d('network.rpc.auth.jwt-secret-file'),
       },
       metrics: { enabled: d('network.rpc.metrics.enabled') },
