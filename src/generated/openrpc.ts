@@ -3061,7 +3061,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_getLogs",
       "summary": "Returns the logs matching a filter.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock > toBlock returns []. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32602 with the limit in the message and a range that fits in data.suggestion: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits on a retry. An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602). Logs are returned in chain order. A range with fromBlock after toBlock gives -32602 \"invalid block range params\", and one that starts past the head -32602 \"block range extends beyond current head block\" (geth's words, then the bounds as given and the head); one that starts at or below the head and ends past it is cut at the head. To keep responses bounded, a range of more than 10000 blocks or a result of more than 10000 logs gives -32602 with the limit in the message and a range that fits in data.suggestion: page by querying consecutive fromBlock/toBlock windows (both limits are configurable). Not -32005: viem and Foundry retry that code as a rate limit, and the same query never fits on a retry. An unknown blockHash gives -32001. Logs follow the standard: logIndex is the position of the log in its block (the original product counted per transaction) and `removed` is true only for logs that a reorganisation dropped (delivered by filters and subscriptions). `address` or `topics` null means any. `safe` and `finalized` give -39001 (no block of a proof-of-work chain is either). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too). On a snap-synced node whose history below the snap pivot is still being backfilled, a canonical block whose body and receipts are not held yet gives -32000 (HistoryNotHeld) rather than an empty result. A range that reaches into such blocks gives that error, naming the first.",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3090,6 +3090,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/LogRangeTooWide"
+        },
+        {
+          "$ref": "#/components/errors/InvalidBlockRange"
+        },
+        {
+          "$ref": "#/components/errors/BlockRangePastHead"
         },
         {
           "$ref": "#/components/errors/TooManyLogs"
@@ -3159,7 +3165,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "eth_newFilter",
       "summary": "Creates a log filter to poll with eth_getFilterChanges.",
-      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602); eth_newFilter does not take blockHash (-32602: use eth_getLogs for one block). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range. `address` or `topics` null means any. `safe` and `finalized` give -39001. Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too).",
+      "description": "Filter: `address` is one address or an array (OR); `topics` has up to 4 positions, each null (any), a topic, or an array of topics (OR); a log must have at least as many topics as the filter has positions. Give either `blockHash` (EIP-234) or a `fromBlock`/`toBlock` range (both default to `latest`), not both (-32602); eth_newFilter does not take blockHash (-32602: use eth_getLogs for one block). Filter ids are random quantities. A filter that is not polled for 5 minutes (configurable: filter.filter-timeout) is removed; every poll resets the timer. Filters live in memory and do not survive a restart. The first eth_getFilterChanges returns the matching logs of blocks added since the filter was created; eth_getFilterLogs returns all matches of the range. `address` or `topics` null means any. `safe` and `finalized` give -39001. A fixed fromBlock after a fixed toBlock gives -32602 \"invalid block range params\"; a range still in the future is accepted (the filter waits for its blocks). Deliberately stricter than ethereum/execution-apis: at most 4 topic positions (a log has at most 4 topics; geth refuses more too).",
       "tags": [
         {
           "$ref": "#/components/tags/eth"
@@ -3185,6 +3191,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/InvalidBlockRange"
         }
       ],
       "examples": [
@@ -4715,7 +4724,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_listPeers",
       "summary": "Lists the current peer connections.",
-      "description": "Every peer connection the node holds, including ones still connecting or handshaking. Use id with net_disconnectPeer; use nodeId (null until the RLPx handshake has revealed it) with net_addToBlacklist to block one peer where several share an IP address. Fails with -32002 when peering is off (--no-p2p, or test mode).",
+      "description": "Every peer connection the node holds, including ones still connecting or handshaking. Use id with net_disconnectPeer; use nodeId (null until the RLPx handshake has revealed it) with net_addToBlacklist to block one peer where several share an IP address. Fails with -32002 when peering is off (--no-p2p, or test mode). Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4761,7 +4770,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_disconnectPeer",
       "summary": "Disconnects a peer.",
-      "description": "Drops the connection with this id (from net_listPeers). Returns false when no connection has that id. The peer may reconnect, and a static peer (a bootnode or one added with net_connectToPeer) is redialled; use net_addToBlacklist to keep it away.",
+      "description": "Drops the connection with this id (from net_listPeers). Returns false when no connection has that id. The peer may reconnect, and a static peer (a bootnode or one added with net_connectToPeer) is redialled; use net_addToBlacklist to keep it away. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4822,7 +4831,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_connectToPeer",
       "summary": "Dials a peer by its enode URL.",
-      "description": "Queues a connection attempt and returns true once it is queued: true does not mean connected. Check net_listPeers for the outcome. The peer is kept as a static peer and redialled when the connection drops. A malformed URL fails with -32602 instead of returning false, so a typo is reported rather than silently ignored: a URL without the enode shape is refused by the parameter check (the message names the parameter and the expected form), one of the right shape that cannot be used (a port above 65535, a node id that is not a secp256k1 public key) by the peer module, whose message names the problem.",
+      "description": "Queues a connection attempt and returns true once it is queued: true does not mean connected. Check net_listPeers for the outcome. The peer is kept as a static peer and redialled when the connection drops. A malformed URL fails with -32602 instead of returning false, so a typo is reported rather than silently ignored: a URL without the enode shape is refused by the parameter check (the message names the parameter and the expected form), one of the right shape that cannot be used (a port above 65535, a node id that is not a secp256k1 public key) by the peer module, whose message names the problem. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4872,7 +4881,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_listBlacklistedPeers",
       "summary": "Lists the blocked peer addresses.",
-      "description": "The IP addresses and node ids the node refuses to connect to or accept, whether added with net_addToBlacklist or blocked by the node for misbehaviour. Expired temporary entries are not listed. (The original node reported placeholder reasons and times; we report the real ones.)",
+      "description": "The IP addresses and node ids the node refuses to connect to or accept, whether added with net_addToBlacklist or blocked by the node for misbehaviour. Expired temporary entries are not listed. (The original node reported placeholder reasons and times; we report the real ones.) Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -4930,7 +4939,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_addToBlacklist",
       "summary": "Blocks a peer by IP address or node id, for a while or for good.",
-      "description": "Blocks peers: matching connections are dropped at once and new ones refused. address is one of: an IP address (every peer at that IP); a node id, 128 hex digits (the nodeId of net_listPeers; 0x-prefixed or inside an enode URL also do): the way to block one peer where several share an IP, such as nodes on one machine behind loopback; a connection id, host:port of a current peer from net_listPeers, which blocks that peer's node id when the handshake has revealed it, else its IP. duration is in seconds; null or omitted means permanent (the spec's meaning; the original node used 365 days). Blocking an address already listed replaces its entry. Not persisted across restarts. Returns true once the entry is in place; an address of none of these forms fails with -32602.",
+      "description": "Blocks peers: matching connections are dropped at once and new ones refused. address is one of: an IP address (every peer at that IP); a node id, 128 hex digits (the nodeId of net_listPeers; 0x-prefixed or inside an enode URL also do): the way to block one peer where several share an IP, such as nodes on one machine behind loopback; a connection id, host:port of a current peer from net_listPeers, which blocks that peer's node id when the handshake has revealed it, else its IP. duration is in seconds; null or omitted means permanent (the spec's meaning; the original node used 365 days). Blocking an address already listed replaces its entry. Not persisted across restarts. Returns true once the entry is in place; an address of none of these forms fails with -32602. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -5050,7 +5059,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "net_removeFromBlacklist",
       "summary": "Unblocks a peer address or node id.",
-      "description": "Removes the entry listed under this address: an IP address or a node id, as net_listBlacklistedPeers shows it (the other forms net_addToBlacklist takes are read the same way). Returns false when nothing was listed under it, so a typo shows up; the original node always returned true. An address of none of these forms fails with -32602.",
+      "description": "Removes the entry listed under this address: an IP address or a node id, as net_listBlacklistedPeers shows it (the other forms net_addToBlacklist takes are read the same way). Returns false when nothing was listed under it, so a typo shows up; the original node always returned true. An address of none of these forms fails with -32602. Peer administration: with authentication on, only an authenticated caller may call it (it is in network.rpc.auth.protected by default); with it off, a mordor or etc node refuses it to every caller with -40100 saying how to allow it (network.rpc.auth.enabled, or network.rpc.auth.anonymous-peer-admin = true); dev serves it.",
       "tags": [
         {
           "$ref": "#/components/tags/net"
@@ -12294,7 +12303,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "trace_filter",
       "x-extension": "openethereum",
       "summary": "Traces of a block range matching addresses.",
-      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32602 naming the setting (not -32005, which viem and Foundry retry as a rate limit; a narrower range or a count fits, the same query never does).",
+      "description": "Traces (reward traces included) of fromBlock..toBlock in chain order whose sender is in fromAddress and whose receiver is in toAddress (each filter applies when given), skipping `after` matches and returning at most `count`. Blocks without transactions are not replayed (only their rewards can match), so a wide empty range is cheap. A fromBlock after toBlock gives -32602 \"invalid block range params\", a range starting past the head -32602 \"block range extends beyond current head block\"; one ending past the head is cut at the head. The range is capped by network.rpc.trace.filter-max-blocks and the answer by network.rpc.trace.filter-max-count: -32602 naming the setting (not -32005, which viem and Foundry retry as a rate limit; a narrower range or a count fits, the same query never does).",
       "tags": [
         {
           "$ref": "#/components/tags/trace"
@@ -12332,6 +12341,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
+        },
+        {
+          "$ref": "#/components/errors/InvalidBlockRange"
+        },
+        {
+          "$ref": "#/components/errors/BlockRangePastHead"
         }
       ],
       "examples": [
@@ -20456,6 +20471,14 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "FilterNotFound": {
         "code": -32000,
         "message": "filter not found"
+      },
+      "InvalidBlockRange": {
+        "code": -32602,
+        "message": "invalid block range params: eth_getLogs got fromBlock 0x4 after toBlock 0x2; fromBlock must not be after toBlock"
+      },
+      "BlockRangePastHead": {
+        "code": -32602,
+        "message": "block range extends beyond current head block: eth_getLogs got fromBlock 0x64, past the head 0x5; no block of the range exists yet"
       },
       "LogRangeTooWide": {
         "code": -32602,

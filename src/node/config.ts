@@ -84,6 +84,8 @@ export interface AuthConfig {
   readonly enabled: boolean;
   /** Namespaces and method names an anonymous caller may not call; `*` = all. */
   readonly protected: readonly string[];
+  /** Auth off: whether everyone may call the peer administration methods (PEER_ADMIN_METHODS); dev only by default. */
+  readonly anonymousPeerAdmin: boolean;
   /** The HS256 secret, 32 bytes as hex; created when missing. */
   readonly jwtSecretFile: string;
   /** One API key per line (`#` comments, blank lines ignored); absent = no API keys. */
@@ -96,6 +98,8 @@ export interface ForkRequestLimits {
   readonly requestsPerSecond: number;
   readonly concurrency: number;
   readonly timeoutMs: number;
+  /** The largest upstream answer read; a larger one is cut off as it streams in and fails its request. */
+  readonly maxResponseBytes: number;
 }
 
 /** Fork mode (`--fork-url`): where the state comes from and how hard the node may ask. */
@@ -381,6 +385,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       auth: {
         enabled: get('network.rpc.auth.enabled'),
         protected: checkProtected(get('network.rpc.auth.protected')),
+        anonymousPeerAdmin: get('network.rpc.auth.anonymous-peer-admin'),
         jwtSecretFile: get('network.rpc.auth.jwt-secret-file'),
         ...(apiKeysFile !== undefined ? { apiKeysFile } : {}),
       },
@@ -452,5 +457,6 @@ function forkRequestsOf(get: ReturnType<typeof readSettings>['get']): ForkReques
     requestsPerSecond: get('fork.requests-per-second'),
     concurrency: get('fork.concurrency'),
     timeoutMs: get('fork.timeout'),
+    maxResponseBytes: get('fork.max-response-bytes'),
   };
 }

@@ -8,7 +8,7 @@
 import type { Handlers } from '../generated/handlers.js';
 import type { MethodSpec, Namespace } from '../generated/registry.js';
 import type { HandlerContext, Transport } from './context.js';
-import { ErrorCode, RpcError, methodNotSupported, unauthorizedError } from './errors.js';
+import { ErrorCode, RpcError, methodNotSupported } from './errors.js';
 import type { Logger } from '../node/logger.js';
 import { forkUpstreamErrorIn } from '../node/fork/errors.js';
 import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
@@ -48,8 +48,12 @@ export interface DispatcherOptions {
   readonly log: Logger;
   /** Told about every call of a method (metrics); absent, the dispatcher does not even read the clock. */
   readonly observer?: DispatchObserver;
-  /** Authentication on: the methods a caller whose context says `authenticated: false` may not call (-40100). */
-  readonly isProtected?: (spec: MethodSpec) => boolean;
+  /**
+   * The answer (-40100, saying what to send or set) to a caller without a credential for a method only authenticated
+   * callers may call; undefined for a method open to all. Asked when the context does not say `authenticated: true`
+   * (authentication off, or on and no credential given).
+   */
+  readonly refuseAnonymous?: (spec: MethodSpec) => JsonRpcErrorObject | undefined;
 }
 
 /** A value, or a promise of it when some handler involved is async (callers `await` only then). */
@@ -74,7 +78,7 @@ const invalidRequest = (id: JsonRpcId, why: string) =>
   errorResponse(id, ErrorCode.InvalidRequest, `Invalid request: ${why}`);
 
 export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const { log, maxBatchSize, validateResults, observer, isProtected } = options;
+  const { log, maxBatchSize, validateResults, observer, refuseAnonymous } = options;
   const routes = buildRoutes(options);
   const enabledNames = [...routes].filter(([, route]) => route.enabled).map(([name]) => name);
   let faultCounter = 0;
@@ -171,8 +175,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           `this node (add it to network.rpc.apis, --apis)`,
       );
     }
-    if (ctx.authenticated === false && isProtected !== undefined && isProtected(spec)) {
-      return { jsonrpc: '2.0', id, error: unauthorizedError(`${method} requires authentication`) };
+    if (ctx.authenticated !== true && refuseAnonymous !== undefined) {
+      const refusal = refuseAnonymous(spec);
+      if (refusal !== undefined) return { jsonrpc: '2.0', id, error: refusal };
     }
     if (spec.transport === 'ws' && ctx.transport !== 'ws') {
       return errorResponse(

@@ -10,6 +10,9 @@
  *   `network.rpc.auth.protected`, `*` = every method). The dispatcher refuses those with `-40100`, and the HTTP
  *   transport turns an answer carrying that code into HTTP 401.
  * WebSocket connections carry no per-message headers, so the upgrade itself needs a valid credential.
+ *
+ * With authentication off every caller is anonymous; on mordor/etc the peer administration methods of `net` (on by
+ * default there) are then refused to all unless `network.rpc.auth.anonymous-peer-admin` opens them (`anonymousRefusal`).
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,6 +21,10 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
 import { fileProblem } from '../chain/file-problem.js';
 import { ConfigError, type AuthConfig } from '../node/config.js';
+import { PEER_ADMIN_METHODS } from '../node/settings/index.js';
+import type { NetworkName } from '../chain/networks/types.js';
+import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
+import type { JsonRpcErrorObject } from '../rpc/dispatch.js';
 
 /** The `WWW-Authenticate` header every 401 carries (HTTP, the WebSocket upgrade, /mcp). */
 export const WWW_AUTHENTICATE = 'Bearer realm="svc-node"';
@@ -103,7 +110,8 @@ export function verifyJwt(token: string, secret: Buffer, nowSeconds = Date.now()
   const payload = base64urlJson(payloadPart) as { iat?: unknown; exp?: unknown } | undefined;
   if (payload === undefined || typeof payload !== 'object' || payload === null) return 'malformed token payload';
   const { iat, exp } = payload;
-  if (exp !== undefined) {
+  // `"exp": null` means "no expiry": alloy, and so Foundry's `cast --jwt-secret`, write it that way; geth accepts it.
+  if (exp !== undefined && exp !== null) {
     if (typeof exp !== 'number') return 'exp must be a number';
     if (nowSeconds >= exp) return 'token expired';
     if (typeof iat === 'number' && iat > nowSeconds + IAT_LEEWAY_SECONDS) return 'iat is in the future';
@@ -150,5 +158,35 @@ export function createAuthenticator(
     isProtected(spec) {
       return everything || named.has(spec.namespace) || named.has(spec.name);
     },
+  };
+}
+
+/**
+ * What the dispatcher answers a caller without a credential (`refuseAnonymous`), or undefined when every method is
+ * open to such callers. Authentication on: the protected methods, answered with what to send. Off: nothing, except
+ * the peer administration methods outside dev unless `anonymous-peer-admin` is set, answered with both ways to
+ * allow them (a node that anyone can tell whom to dial, drop or block forever is steered by anyone).
+ */
+export function anonymousRefusal(
+  auth: AuthConfig,
+  network: NetworkName,
+  authenticator: Authenticator | undefined,
+): ((spec: MethodSpec) => JsonRpcErrorObject | undefined) | undefined {
+  if (authenticator !== undefined)
+    return (spec) =>
+      authenticator.isProtected(spec) ? unauthorizedError(`${spec.name} requires authentication`) : undefined;
+  if (auth.anonymousPeerAdmin) return undefined;
+  const peerAdmin = new Set(PEER_ADMIN_METHODS);
+  return (spec) => {
+    if (!peerAdmin.has(spec.name)) return undefined;
+    const reason = `${spec.name} administers this node's peers, which a ${network} node serves only to authenticated callers`;
+    return {
+      code: ErrorCode.Unauthorized,
+      message:
+        `Unauthorized: ${reason}; turn authentication on (network.rpc.auth.enabled = true) and send ` +
+        '"Authorization: Bearer <HS256 JWT>" or "X-API-Key: <key>", or serve it to every caller with ' +
+        'network.rpc.auth.anonymous-peer-admin = true',
+      data: { reason },
+    };
   };
 }

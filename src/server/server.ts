@@ -13,7 +13,13 @@ import type { SvcNode } from '../node/node.js';
 import type { DispatchObserver } from '../rpc/observer.js';
 import { createApp, type MetricsSource } from './app.js';
 import type { AuthConfig } from '../node/config.js';
-import { createAuthenticator, loadOrCreateJwtSecret, readApiKeys, type Authenticator } from './auth.js';
+import {
+  anonymousRefusal,
+  createAuthenticator,
+  loadOrCreateJwtSecret,
+  readApiKeys,
+  type Authenticator,
+} from './auth.js';
 import type { Logger } from '../node/logger.js';
 import { createCorsPolicy } from './cors.js';
 import { createDispatcher, type Dispatcher } from '../rpc/dispatch.js';
@@ -61,6 +67,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   const { metrics } = options;
 
   const authenticator = config.rpc.auth.enabled ? openAuthenticator(config.rpc.auth, rpcLog) : undefined;
+  const refuseAnonymous = anonymousRefusal(config.rpc.auth, config.network, authenticator);
   const dispatcher = createDispatcher({
     methods: options.methods ?? registryMethods,
     handlers: options.handlers,
@@ -69,7 +76,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
     validateResults: config.rpc.validateResults,
     log: rpcLog,
     ...(metrics !== undefined ? { observer: metrics.observer } : {}),
-    ...(authenticator !== undefined ? { isProtected: (spec: MethodSpec) => authenticator.isProtected(spec) } : {}),
+    ...(refuseAnonymous !== undefined ? { refuseAnonymous } : {}),
   });
   const cors = createCorsPolicy(http.corsAllowedOrigins);
   const rateLimiter = http.rateLimit.enabled ? new RateLimiter(http.rateLimit) : undefined;

@@ -144,7 +144,10 @@ describe('STATUS: network id, genesis and fork id (mordor, etc)', () => {
   let mordor: NodeProcess;
 
   beforeAll(async () => {
-    mordor = await start(['--network', 'mordor', '--no-mine', '--apis', 'eth,web3,net,debug']);
+    // The tests read net_listPeers: open to all here (a mordor node serves it only to authenticated callers by default).
+    mordor = await start(['--network', 'mordor', '--no-mine', '--apis', 'eth,web3,net,debug'], {
+      SVC_NODE_NETWORK_RPC_AUTH_ANONYMOUS_PEER_ADMIN: 'true',
+    });
   });
 
   it('a mordor node announces network id 7 (not its chain id 63), the Mordor genesis and fork id 175782aa/301243', async () => {

@@ -94,6 +94,46 @@ describe('HTTP', () => {
     expect(res.status).toBe(200);
   });
 
+  it('a token as alloy and `cast --jwt-secret` build it ("exp": null, iat now) is 200; with a stale iat, 401', async () => {
+    const res = await post(node.url, request('personal_listAccounts', []), {
+      headers: bearer(signJwt({ iat: now(), exp: null }, secret)),
+    });
+    expect(res.status).toBe(200);
+    const stale = await post(node.url, request('personal_listAccounts', []), {
+      headers: bearer(signJwt({ iat: now() - 120, exp: null }, secret)),
+    });
+    expect(stale.status).toBe(401);
+    expect(stale.body.error.data.reason).toMatch(/iat is more than 60 s/);
+  });
+
+  it('net peer administration is protected; net_version, net_listening and net_peerCount stay open', async () => {
+    const administration: Array<[string, unknown[]]> = [
+      ['net_listPeers', []],
+      ['net_listBlacklistedPeers', []],
+      ['net_addToBlacklist', ['203.0.113.9', 0]],
+      ['net_removeFromBlacklist', ['203.0.113.9']],
+      ['net_disconnectPeer', ['0']],
+      ['net_connectToPeer', [`enode://${'ab'.repeat(64)}@203.0.113.9:30303`]],
+    ];
+    for (const [method, params] of administration) {
+      const res = await post(node.url, request(method, params));
+      expect(res.status, method).toBe(401);
+      expect(res.body.error.code, method).toBe(ErrorCode.Unauthorized);
+      expect(res.body.error.message, method).toContain(
+        `${method} requires authentication; send "Authorization: Bearer`,
+      );
+      // With a credential the method runs (answering whatever it answers: peering may be off on this node).
+      const allowed = await post(node.url, request(method, params), { headers: { 'x-api-key': API_KEY } });
+      expect(allowed.status, method).toBe(200);
+      expect(allowed.body.error?.code, method).not.toBe(ErrorCode.Unauthorized);
+    }
+    for (const method of ['net_version', 'net_listening', 'net_peerCount']) {
+      const res = await post(node.url, request(method, []));
+      expect(res.status, method).toBe(200);
+      expect(res.body.result, method).toBeDefined();
+    }
+  });
+
   it('a token signed with another secret is 401, even for an open method', async () => {
     const forged = signJwt({ iat: now() }, Buffer.alloc(32, 7));
     for (const method of ['personal_listAccounts', 'eth_blockNumber']) {
@@ -200,6 +240,12 @@ describe('verifyJwt', () => {
     expect(verifyJwt(signJwt({ iat: 1000 }, key), key, 941)).toBeUndefined();
     expect(verifyJwt(signJwt({ iat: 1000 }, key), key, 1061)).toMatch(/iat/);
     expect(verifyJwt(signJwt({ iat: 1000 }, key), key, 939)).toMatch(/iat/);
+  });
+  it('takes "exp": null as no exp (alloy, cast): iat is then checked as geth does', () => {
+    expect(verifyJwt(signJwt({ iat: 1000, exp: null }, key), key, 1030)).toBeUndefined();
+    expect(verifyJwt(signJwt({ iat: 1000, exp: null }, key), key, 1061)).toMatch(/iat is more than 60 s/);
+    expect(verifyJwt(signJwt({ exp: null }, key), key, 1000)).toMatch(/neither/);
+    expect(verifyJwt(signJwt({ iat: 1000, exp: '2000' }, key), key, 1000)).toBe('exp must be a number');
   });
   it('refuses a token with neither iat nor exp, and a tampered payload', () => {
     expect(verifyJwt(signJwt({}, key), key)).toMatch(/neither/);

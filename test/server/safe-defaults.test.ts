@@ -51,6 +51,11 @@ describe('defaults per network (configuration)', () => {
         }),
       );
     expect(exposed('mordor', {})).toEqual({ address: '0.0.0.0', namespaces: ['personal', 'debug', 'txpool'] });
+    // Peer administration opened to everyone is said too.
+    expect(exposed('mordor', { SVC_NODE_NETWORK_RPC_AUTH_ANONYMOUS_PEER_ADMIN: 'true' })).toEqual({
+      address: '0.0.0.0',
+      namespaces: ['personal', 'debug', 'txpool', 'net (peer administration)'],
+    });
     expect(exposed('etc', {})).toEqual({ address: '0.0.0.0', namespaces: ['personal', 'debug', 'txpool'] });
     // Authentication on, the public dev keys, or eth/web3/net alone: nothing to warn about.
     expect(exposed('mordor', { SVC_NODE_NETWORK_RPC_AUTH_ENABLED: 'true' })).toBeUndefined();
@@ -90,6 +95,37 @@ describe('a mordor node and an etc node as started with no settings', () => {
       for (const method of PRIVILEGED) {
         const res = await post(n.url, request(method, []));
         expect(res.body.error?.code, method).toBe(-32601);
+      }
+    }
+  });
+
+  it('refuse net peer administration to every caller (auth is off), saying how to allow it; the rest of net answers', async () => {
+    const administration: Array<[string, unknown[]]> = [
+      ['net_listPeers', []],
+      ['net_listBlacklistedPeers', []],
+      ['net_addToBlacklist', ['203.0.113.9', 0]],
+      ['net_removeFromBlacklist', ['203.0.113.9']],
+      ['net_disconnectPeer', ['0']],
+      ['net_connectToPeer', [`enode://${'ab'.repeat(64)}@203.0.113.9:30303`]],
+    ];
+    for (const [n, name] of [
+      [mordor, 'mordor'],
+      [etc, 'etc'],
+    ] as const) {
+      for (const [method, params] of administration) {
+        const res = await post(n.url, request(method, params));
+        expect(res.body.error?.code, method).toBe(-40100);
+        expect(res.body.error.message, method).toBe(
+          `Unauthorized: ${method} administers this node's peers, which a ${name} node serves only to authenticated ` +
+            'callers; turn authentication on (network.rpc.auth.enabled = true) and send "Authorization: Bearer ' +
+            '<HS256 JWT>" or "X-API-Key: <key>", or serve it to every caller with ' +
+            'network.rpc.auth.anonymous-peer-admin = true',
+        );
+      }
+      // Nothing was blocked or dialled: the refused calls did not run.
+      for (const method of ['net_version', 'net_listening', 'net_peerCount']) {
+        const res = await post(n.url, request(method, []));
+        expect(res.body.result, method).toBeDefined();
       }
     }
   });

@@ -193,6 +193,8 @@ export interface RpcMethodsClient {
    * @param filter Which logs to return.
    * @returns logs
    * @throws {RpcClientError} -32602 block range 0x…..0x… spans <n> blocks, more than the limit of 10000; query at most 10000 blocks at a time, e.g. 0x…..0x…
+   * @throws {RpcClientError} -32602 invalid block range params: eth_getLogs got fromBlock 0x4 after toBlock 0x2; fromBlock must not be after toBlock
+   * @throws {RpcClientError} -32602 block range extends beyond current head block: eth_getLogs got fromBlock 0x64, past the head 0x5; no block of the range exists yet
    * @throws {RpcClientError} -32602 query returned more than 10000 results; narrow the block range, e.g. 0x…..0x…
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
@@ -380,6 +382,7 @@ export interface RpcMethodsClient {
    * @param filter Which logs to track.
    * @returns filterId
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32602 invalid block range params: eth_getLogs got fromBlock 0x4 after toBlock 0x2; fromBlock must not be after toBlock
    */
   eth_newFilter(...params: T.EthNewFilterParams): Promise<T.EthNewFilterResult>;
   /**
@@ -881,6 +884,8 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
+   * @throws {RpcClientError} -32602 invalid block range params: eth_getLogs got fromBlock 0x4 after toBlock 0x2; fromBlock must not be after toBlock
+   * @throws {RpcClientError} -32602 block range extends beyond current head block: eth_getLogs got fromBlock 0x64, past the head 0x5; no block of the range exists yet
    */
   trace_filter(...params: T.TraceFilterParams): Promise<T.TraceFilterResult>;
   /**

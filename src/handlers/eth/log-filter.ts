@@ -9,6 +9,7 @@ import type { ChainEngine } from '../../chain/engine.js';
 import type { BlockNumberOrTag, Filter } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { unknownBlockTag } from '../block-ref.js';
+import { checkBlockRange } from '../block-range.js';
 import { bytesFromHex, fromQuantity, hexFromBytes, toQuantity } from '../hex.js';
 
 /** Address and topics of a filter (what a log must look like, wherever it is). */
@@ -54,7 +55,10 @@ export function logQueryOf(engine: ChainEngine, filter: Filter): LogQuery {
   const criteria = criteriaOf(filter);
   if (filter.blockHash !== undefined) return { ...criteria, blockHash: bytesFromHex(filter.blockHash) };
   const head = engine.chain.getHead().header.number;
-  return { ...criteria, fromBlock: heightOf(filter.fromBlock, head), toBlock: heightOf(filter.toBlock, head) };
+  const from = { given: filter.fromBlock, height: heightOf(filter.fromBlock, head) };
+  const to = { given: filter.toBlock, height: heightOf(filter.toBlock, head) };
+  checkBlockRange('eth_getLogs', from, to, head);
+  return { ...criteria, fromBlock: from.height, toBlock: to.height };
 }
 
 /** A range bound for a filter: `latest`/`pending`/absent stay undefined so the bound follows the head. */
@@ -71,6 +75,17 @@ export function checkFilterRange(filter: Filter): void {
       'invalid params for eth_newFilter: blockHash is not supported by filters; use eth_getLogs with blockHash',
     );
   }
+  // Only two fixed bounds can be out of order; a bound that follows the head (latest, pending, absent) is checked as
+  // the filter is polled. A range still in the future is a filter waiting for its blocks, as geth installs it.
+  const from = filterBoundOf(filter.fromBlock);
+  const to = filterBoundOf(filter.toBlock);
+  if (from !== undefined && to !== undefined && from > to)
+    checkBlockRange(
+      'eth_newFilter',
+      { given: filter.fromBlock, height: from },
+      { given: filter.toBlock, height: to },
+      to,
+    );
 }
 
 /**

@@ -9,14 +9,17 @@ import type { BlockNumberOrTag, TraceFilterParams, TraceFilterResult } from '../
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { blockNotFound, engineOf, findBlock } from '../block-ref.js';
+import { checkBlockRange } from '../block-range.js';
 import { queryTooLarge } from '../limits.js';
 import { type LocalizedTrace, wire } from './parity-convert.js';
 import { blockTracesOf, rewardTracesOf, traceLimits, traced } from './tracing.js';
 
-async function numberOf(engine: ChainEngine, ref: BlockNumberOrTag | undefined): Promise<bigint> {
-  const tag = ref === undefined || ref === 'pending' ? 'latest' : ref;
-  const found = await findBlock(engine, tag);
-  if (found === undefined) throw blockNotFound(tag);
+/** A bound's height: a number as given (checked against the head with the other bound), a tag as it resolves now. */
+async function heightOf(engine: ChainEngine, ref: BlockNumberOrTag | undefined, head: bigint): Promise<bigint> {
+  if (ref === undefined || ref === 'pending' || ref === 'latest') return head;
+  if (ref.startsWith('0x')) return BigInt(ref);
+  const found = await findBlock(engine, ref);
+  if (found === undefined) throw blockNotFound(ref);
   return found.block.header.number;
 }
 
@@ -43,9 +46,17 @@ function matcher(list: readonly string[] | undefined): (address: string | undefi
 export async function trace_filter([filter]: TraceFilterParams, ctx: HandlerContext): Promise<TraceFilterResult> {
   const engine = engineOf(ctx);
   const { filterMaxBlocks, filterMaxCount } = ctx.node.config.rpc.trace;
-  const from = await numberOf(engine, filter.fromBlock);
-  const to = await numberOf(engine, filter.toBlock);
-  if (to < from) return [];
+  const head = engine.chain.getHead().header.number;
+  const from = await heightOf(engine, filter.fromBlock, head);
+  const wanted = await heightOf(engine, filter.toBlock, head);
+  checkBlockRange(
+    'trace_filter',
+    { given: filter.fromBlock, height: from },
+    { given: filter.toBlock, height: wanted },
+    head,
+  );
+  // Cut at the head, as eth_getLogs does: the blocks past it do not exist yet.
+  const to = wanted > head ? head : wanted;
   const span = to - from + 1n;
   if (span > BigInt(filterMaxBlocks)) {
     throw queryTooLarge('trace_filter: block range of', span, filterMaxBlocks, 'network.rpc.trace.filter-max-blocks');

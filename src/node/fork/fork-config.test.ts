@@ -13,6 +13,7 @@ describe('fork settings', () => {
       requestsPerSecond: 50,
       concurrency: 8,
       timeoutMs: 15_000,
+      maxResponseBytes: 32 * 1024 * 1024,
     });
     expect(load({}).fork).toBeUndefined();
   });

@@ -8,7 +8,10 @@ import { UpstreamClient } from './upstream-client.js';
 /** A loopback JSON-RPC server whose answers the tests script: a result, an error, or an HTTP status. */
 let server: Server;
 let url: string;
-let answer: (method: string, params: unknown[]) => { status?: number; result?: unknown; error?: unknown };
+let answer: (
+  method: string,
+  params: unknown[],
+) => { status?: number; result?: unknown; error?: unknown; declaredLength?: number };
 const seen: string[] = [];
 
 beforeAll(async () => {
@@ -20,8 +23,13 @@ beforeAll(async () => {
     req.on('end', () => {
       const { id, method, params } = JSON.parse(body);
       seen.push(method);
-      const { status, ...rest } = answer(method, params);
+      const { status, declaredLength, ...rest } = answer(method, params);
       if (status !== undefined) return void res.writeHead(status).end();
+      if (declaredLength !== undefined) {
+        // Claims a body it never sends: the client must refuse on the header alone.
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': declaredLength });
+        return void res.write('{');
+      }
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id, ...rest }));
     });
   });
@@ -36,7 +44,15 @@ beforeEach(() => {
 });
 
 const client = (overrides: Partial<ForkConfig> = {}) =>
-  new UpstreamClient({ url, retries: 2, requestsPerSecond: 1000, concurrency: 4, timeoutMs: 5000, ...overrides });
+  new UpstreamClient({
+    url,
+    retries: 2,
+    requestsPerSecond: 1000,
+    concurrency: 4,
+    timeoutMs: 5000,
+    maxResponseBytes: 1024 * 1024,
+    ...overrides,
+  });
 
 describe('UpstreamClient', () => {
   it('pins the configured block, else the upstream head minus five', async () => {
@@ -69,5 +85,27 @@ describe('UpstreamClient', () => {
   it('says when the upstream has no such block', async () => {
     answer = () => ({ result: null });
     await expect(client().header(5n)).rejects.toThrow(`fork upstream ${url} failed: it has no block 5`);
+  });
+
+  it('refuses an answer past maxResponseBytes at once, naming the upstream, the cap and the setting', async () => {
+    answer = () => ({ result: `0x${'00'.repeat(600 * 1024)}` });
+    const failure = await client()
+      .code(new Uint8Array(20), 1n)
+      .catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(ForkUpstreamError);
+    expect((failure as Error).message).toBe(
+      `fork upstream ${url} failed: eth_getCode: its answer passed 1 MiB (1048576 bytes), the cap ` +
+        'fork.max-response-bytes sets; the rest was not read (raise the setting if this upstream is trusted and ' +
+        'its answers are that large)',
+    );
+    // Not retried: the same request gets the same answer.
+    expect(seen).toEqual(['eth_getCode']);
+    answer = () => ({ result: `0x${'00'.repeat(400 * 1024)}` });
+    expect((await client().code(new Uint8Array(20), 1n)).length).toBe(400 * 1024);
+  });
+
+  it('refuses a declared Content-Length past the cap before reading the body', async () => {
+    answer = () => ({ declaredLength: 1024 * 1024 * 1024 });
+    await expect(client().code(new Uint8Array(20), 1n)).rejects.toThrow(/passed 1 MiB .*fork\.max-response-bytes/);
   });
 });

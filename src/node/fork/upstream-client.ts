@@ -12,10 +12,14 @@ import {
   type UpstreamProof,
 } from '../../chain/fork/upstream.js';
 import type { ForkConfig } from '../config.js';
+import { readBoundedText } from './bounded-body.js';
 import { RequestLimiter, TransientError } from './request-limiter.js';
 
 /** How far below the upstream's head a fork starts by default: a few blocks, so a short reorg there does not matter. */
 export const FORK_HEAD_DISTANCE = 5n;
+
+/** The setting capping one answer's size, named in the error that refuses a larger one. */
+const MAX_RESPONSE_SETTING = 'fork.max-response-bytes';
 
 /** JSON-RPC's code for "too many requests" (also what svc-node's rate limit answers). */
 const LIMIT_EXCEEDED = -32005;
@@ -130,19 +134,29 @@ export class UpstreamClient implements ForkUpstream {
 
   private async attempt<T>(method: string, params: readonly unknown[]): Promise<T> {
     let response: Response;
+    const tooLarge = new AbortController();
     try {
       response = await fetch(this.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ jsonrpc: '2.0', id: this.nextId++, method, params }),
-        signal: AbortSignal.timeout(this.config.timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(this.config.timeoutMs), tooLarge.signal]),
       });
     } catch (err) {
       throw new TransientError((err as Error).cause instanceof Error ? (err as Error).cause!.toString() : String(err));
     }
-    if (response.status === 429 || response.status >= 500) throw new TransientError(`HTTP ${response.status}`);
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    const body = (await response.json()) as { result?: T; error?: { code: number; message: string } };
+    if (response.status === 429 || response.status >= 500) {
+      await response.body?.cancel().catch(() => {});
+      throw new TransientError(`HTTP ${response.status}`);
+    }
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => {});
+      throw new Error(`HTTP ${response.status}`);
+    }
+    const text = await readBoundedText(response, this.config.maxResponseBytes, MAX_RESPONSE_SETTING, () =>
+      tooLarge.abort(),
+    );
+    const body = JSON.parse(text) as { result?: T; error?: { code: number; message: string } };
     if (body.error !== undefined) {
       const message = `error ${body.error.code}: ${body.error.message}`;
       throw body.error.code === LIMIT_EXCEEDED ? new TransientError(message) : new Error(message);

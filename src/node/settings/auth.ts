@@ -2,6 +2,19 @@
 import { join } from 'node:path';
 import * as s from './setting.js';
 
+/**
+ * The `net` methods that show or steer this node's peering: who it is connected to, whom it blocks (for good, in the
+ * datadir), and the hosts it dials. The rest of `net` (net_version, net_listening, net_peerCount) is open to all.
+ */
+export const PEER_ADMIN_METHODS: readonly string[] = [
+  'net_listPeers',
+  'net_listBlacklistedPeers',
+  'net_connectToPeer',
+  'net_disconnectPeer',
+  'net_addToBlacklist',
+  'net_removeFromBlacklist',
+];
+
 /** What the default `protected` list names: every method that spends, signs, mines or inspects the node. */
 export const DEFAULT_PROTECTED: readonly string[] = [
   'personal',
@@ -23,6 +36,7 @@ export const DEFAULT_PROTECTED: readonly string[] = [
   'miner_start',
   'miner_stop',
   'miner_setEtherbase',
+  ...PEER_ADMIN_METHODS,
 ];
 
 export const authSettings = {
@@ -34,6 +48,12 @@ export const authSettings = {
   'network.rpc.auth.protected': s.list({
     default: DEFAULT_PROTECTED,
     description: 'namespaces and method names only an authenticated caller may call ("*" = every method)',
+  }),
+  'network.rpc.auth.anonymous-peer-admin': s.bool({
+    default: ({ network }) => network === 'dev',
+    help: 'dev: true; mordor/etc: false',
+    description:
+      'with authentication off, serve the net methods that show or change peering (net_listPeers, net_connectToPeer, net_disconnectPeer, net_*Blacklist*) to every caller; with it on, protected decides',
   }),
   'network.rpc.auth.jwt-secret-file': s.path({
     default: ({ datadir }) => join(datadir, 'jwt.hex'),

@@ -50,6 +50,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       requestsPerSecond: d('fork.requests-per-second'),
       concurrency: d('fork.concurrency'),
       timeoutMs: d('fork.timeout'),
+      maxResponseBytes: d('fork.max-response-bytes'),
     },
     writeBehind: d('db.write-behind'),
     checkpointing: d('blockchains.checkpointing'),
@@ -128,6 +129,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       auth: {
         enabled: d('network.rpc.auth.enabled'),
         protected: d('network.rpc.auth.protected'),
+        anonymousPeerAdmin: d('network.rpc.auth.anonymous-peer-admin'),
         jwtSecretFile: d('network.rpc.auth.jwt-secret-file'),
       },
       metrics: { enabled: d('network.rpc.metrics.enabled') },

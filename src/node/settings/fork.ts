@@ -30,6 +30,11 @@ export const forkSettings = {
     default: 8,
     description: 'most upstream requests the fork has open at once',
   }),
+  'fork.max-response-bytes': s.count({
+    default: 32 * 1024 * 1024,
+    description:
+      'largest answer the fork reads from its upstream, counted as it arrives; past it the request is cut off and fails naming this setting',
+  }),
   'fork.timeout': s.duration({
     default: 15_000,
     min: 100,

@@ -70,6 +70,6 @@ export function settingOf(key: SettingKey): KeyedSetting {
   return byKey.get(key)!;
 }
 
-export { DEFAULT_PROTECTED } from './auth.js';
+export { DEFAULT_PROTECTED, PEER_ADMIN_METHODS } from './auth.js';
 export { defaultApis } from './rpc.js';
 export { defaultOf, defaultText, envNameOf, type DefaultContext, type SettingKind } from './setting.js';
