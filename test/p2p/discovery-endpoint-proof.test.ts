@@ -24,13 +24,23 @@ async function client(): Promise<Discv4Client> {
   return c;
 }
 
-/** The node's discovery socket's drop count from /proc/net/udp (packets the kernel lost before the node read them). */
-function kernelDrops(): string {
+/** The node's discovery socket in /proc/net/udp: bytes waiting in its receive queue, packets the kernel dropped. */
+function socketQueue(): { queued: number; drops: string } {
   const hexPort = udpPort.toString(16).toUpperCase().padStart(4, '0');
-  const line = readFileSync('/proc/net/udp', 'utf8')
+  const fields = readFileSync('/proc/net/udp', 'utf8')
     .split('\n')
-    .find((l) => l.includes(`:${hexPort} `) && l.trim().split(/\s+/)[1]!.endsWith(`:${hexPort}`));
-  return `kernel drops on the node's socket: ${line?.trim().split(/\s+/).at(-1) ?? 'unknown'}`;
+    .map((l) => l.trim().split(/\s+/))
+    .find((f) => f[1]?.endsWith(`:${hexPort}`));
+  return { queued: Number.parseInt(fields?.[4]?.split(':')[1] ?? '0', 16), drops: fields?.at(-1) ?? 'unknown' };
+}
+
+/**
+ * Waits (up to a second) until the node has read most of its receive queue: on a busy machine a flood sent faster
+ * than the node is scheduled would fill the kernel's queue, which then loses packets whoever sent them, a
+ * starvation no budget in the node can prevent and not what this test is about.
+ */
+async function nodeCaughtUp(): Promise<void> {
+  for (let i = 0; i < 500 && socketQueue().queued > 256 * 1024; i++) await sleep(2);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -153,11 +163,12 @@ describe('discv4 endpoint proof on a node process', () => {
       for (let i = 0; i < 100; i++) flood.send(ping, udpPort, '127.0.0.1');
       if (round >= 200 && round % 15 === 0) hashes.push(other.ping());
       await sleep(10);
+      await nodeCaughtUp();
     }
     await other
       .until(() => hashes.every((h) => other.pongTo(h) !== undefined), 'PONGs to all 10', 5_000)
       .catch(() => undefined);
     expect(hashes.length).toBe(10);
-    expect(hashes.filter((h) => other.pongTo(h) !== undefined).length, kernelDrops()).toBe(10);
+    expect(hashes.filter((h) => other.pongTo(h) !== undefined).length, `kernel drops: ${socketQueue().drops}`).toBe(10);
   }, 60_000);
 });

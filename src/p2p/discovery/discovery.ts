@@ -13,6 +13,7 @@ import { DnsTreeError, DnsTreeWalker } from './dns-tree.js';
 import type { NodeRecord } from './enr.js';
 import { LocalRecord } from './local-record.js';
 import { DROP_REASONS, type DropReason, GuardedUdpSocket } from './udp-guard.js';
+import { endpointKey } from './endpoint-proof.js';
 import type { Endpoint } from './packet.js';
 
 /** `static` for the configured bootnodes, handed out again at each bootstrap round. */
@@ -226,17 +227,18 @@ export class Discovery {
 
   /**
    * A sender not bonded with us, pinged at its real source (never at the `from` its PING names): by the library
-   * when it is new to the table, so its PONG also adds it there; by the guard when the table has it already.
+   * when it is new to the table, so its PONG also adds it there; by the guard when the library sent nothing (it
+   * has the node already, or banned it a while for an unanswered ping: the node is alive now).
    */
   #bondWith(peer: Endpoint & { id: Uint8Array }): void {
     if (this.#closed) return;
-    if (this.#dpt.getPeer(peer.id) !== null) return this.#socket.ping(peer.address, peer.udpPort);
-    this.#dpt
-      .addPeer({ id: peer.id, address: peer.address, udpPort: peer.udpPort, tcpPort: peer.tcpPort || null })
-      .catch((err: Error) => {
-        // The library bans for 5 minutes a node that left one of its pings unanswered; it is alive now.
-        if (/banned/.test(err.message) && !this.#closed) this.#socket.ping(peer.address, peer.udpPort);
-      });
+    if (this.#dpt.getPeer(peer.id) === null)
+      this.#dpt
+        .addPeer({ id: peer.id, address: peer.address, udpPort: peer.udpPort, tcpPort: peer.tcpPort || null })
+        .catch(() => undefined);
+    // The library sends its PING before addPeer's first await: the guard has noted it by now, if there was one.
+    if (!this.#socket.proof.pingPending(endpointKey(peer.address, peer.udpPort), Date.now()))
+      this.#socket.ping(peer.address, peer.udpPort);
   }
 
   #found(peer: PeerInfo, foundBy: FoundBy): void {

@@ -58,10 +58,6 @@ export class EndpointProof {
   readonly #finds = new AgingMap<string, { left: number }>(MAX_PENDING, NEIGHBOURS_MS);
   readonly #enrRequests = new AgingMap<string, string>(MAX_PENDING, REPLY_MS);
 
-  get sizes() {
-    return { bonds: this.#bonds.size, pings: this.#pings.size, finds: this.#finds.size };
-  }
-
   isBonded(sender: Uint8Array, endpoint: string, now: number): boolean {
     return this.#bonds.get(`${bytesToHex(sender)}@${endpoint}`, now) === true;
   }

@@ -63,8 +63,8 @@ export interface GuardOptions {
   /** What our PINGs announce as `from`. */
   readonly endpoint: Endpoint;
   /**
-   * Called for a sender (at its real source address) that is not bonded with us and has no PING of ours
-   * pending: it should be pinged once. The default pings it from here; the node's discovery has the library do
+   * Called for the sender of a PING (at its real source address, with the TCP port it named) that is not bonded
+   * with us and has no PING of ours pending: it should be pinged once. The default pings it from here; the node's discovery has the library do
    * it when the sender is new to its table, so the PONG also adds it there.
    */
   readonly bondWith?: (peer: Endpoint & { id: Uint8Array }) => void;
@@ -249,8 +249,9 @@ export class GuardedUdpSocket extends EventEmitter {
         return void this.emit('message', msg, rinfo);
       case FINDNODE:
         if (bonded) return void this.emit('message', msg, rinfo);
-        // Nothing answered, but a ping: a node that lost its bond with us (we restarted) gets it back.
-        this.#bond(packet, rinfo, endpoint, now);
+        // Nothing answered, but a ping (smaller than the FINDNODE): a node whose bond we forgot (we restarted)
+        // gets it back. It named no TCP port, so it is not a dial candidate: the library's table is not asked.
+        if (!this.proof.pingPending(endpoint, now)) this.ping(rinfo.address, rinfo.port);
         return this.drop('unbonded');
       case NEIGHBOURS:
         if (!this.proof.takeNeighbours(endpoint, neighbourCount(packet), now)) return this.drop('unsolicited');
@@ -271,11 +272,8 @@ export class GuardedUdpSocket extends EventEmitter {
     this.proof.pingAnswered(endpoint, now);
     // It now holds a bond for us: a FINDNODE of ours that waited for this can go (after the PONG, in order).
     this.#releaseFindnode(endpoint);
-    if (!bonded) this.#bond(packet, rinfo, endpoint, now, tcpPort);
-  }
-
-  #bond(packet: Packet, rinfo: RemoteInfo, endpoint: string, now: number, tcpPort = 0): void {
-    if (this.proof.pingPending(endpoint, now)) return;
+    // discv4.md: "a ping should be sent in addition to pong in order to receive an endpoint proof".
+    if (bonded || this.proof.pingPending(endpoint, now)) return;
     const peer = { id: packet.sender, address: rinfo.address, udpPort: rinfo.port, tcpPort };
     if (this.#options.bondWith !== undefined) this.#options.bondWith(peer);
     else this.ping(peer.address, peer.udpPort);
