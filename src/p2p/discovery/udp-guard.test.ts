@@ -75,3 +75,32 @@ describe('the guarded discovery socket', () => {
     answerer!.close();
   });
 });
+
+describe('the guard’s budgets', () => {
+  it('spends a sender’s own budget before everyone’s: after a flood from one sender, another’s PING is answered', async () => {
+    const key = randomBytes(32);
+    // Everyone's budget: 20 packets/s, bursts of 40; one sender's: 5/s, bursts of 10.
+    const guard = new GuardedUdpSocket(key, () => buildRecord(key, { seq: 1n }), {
+      limits: { perSender: 5, total: 20 },
+      endpoint: { address: '127.0.0.1', udpPort: 0, tcpPort: 0 },
+    });
+    await new Promise<void>((r) => (guard.once('listening', r), guard.bind(0, '127.0.0.1')));
+    const port = guard.address().port;
+    const [flood, other] = [createSocket('udp4'), createSocket('udp4')];
+    await Promise.all([flood, other].map((s) => new Promise<void>((r) => s.bind(0, '127.0.0.1', r))));
+    const pongs: Buffer[] = [];
+    other.on('message', (m) => pongs.push(m));
+    const ping = (k: Uint8Array) => signed(0x01, [Buffer.of(4), [], [], Buffer.of(0x7f, 0xff, 0xff, 0xff)], k);
+    // 60 PINGs from one sender (more than everyone's burst), then one from another, behind them in the queue.
+    for (let i = 0; i < 60; i++) await new Promise((r) => flood.send(ping(key), port, '127.0.0.1', r));
+    const mine = ping(randomBytes(32));
+    await new Promise((r) => other.send(mine, port, '127.0.0.1', r));
+    for (let i = 0; i < 100 && pongs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(guard.dropped.rateLimited).toBeGreaterThanOrEqual(50);
+    expect(pongs.map((p) => Buffer.from(RLP.decode(p.subarray(98), true).data[1] as Uint8Array))).toContainEqual(
+      mine.subarray(0, 32),
+    );
+    for (const s of [flood, other]) s.close();
+    guard.close();
+  });
+});
