@@ -12,7 +12,9 @@ import type { PeerLog } from '../peer-manager.js';
 import { DnsTreeError, DnsTreeWalker } from './dns-tree.js';
 import type { NodeRecord } from './enr.js';
 import { LocalRecord } from './local-record.js';
-import { type DropReason, GuardedUdpSocket } from './udp-guard.js';
+import { DROP_REASONS, type DropReason, GuardedUdpSocket } from './udp-guard.js';
+import { endpointKey } from './endpoint-proof.js';
+import type { Endpoint } from './packet.js';
 
 /** `static` for the configured bootnodes, handed out again at each bootstrap round. */
 export type FoundBy = 'discovery' | 'dns' | 'static';
@@ -72,22 +74,23 @@ export class Discovery {
   readonly #timers: NodeJS.Timeout[] = [];
   #bootstrapRounds = 0;
   #ticks = 0;
-  #reported: Record<DropReason, number> = { oversized: 0, malformed: 0, rateLimited: 0, badRecord: 0 };
+  #reported = Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
   #closed = false;
 
   constructor(options: DiscoveryOptions) {
     this.#opts = options;
     this.#record = new LocalRecord(options.privateKey, options.datadir, this.#fields(options.forkId));
-    this.#socket = new GuardedUdpSocket(
-      options.privateKey,
-      () => this.#record.record,
-      options.limits ?? { perSender: 200, total: 2_000 },
-    );
+    const endpoint = { address: options.advertiseIp ?? options.host, udpPort: options.port, tcpPort: options.tcpPort };
+    this.#socket = new GuardedUdpSocket(options.privateKey, () => this.#record.record, {
+      limits: options.limits ?? { perSender: 200, total: 2_000 },
+      endpoint,
+      bondWith: (peer) => this.#bondWith(peer),
+    });
     this.#dns = new DnsTreeWalker(options.dnsServer);
     for (const url of options.dnsTrees) this.#trees.set(url, { url, records: 0, error: null });
     this.#dpt = new DPT(options.privateKey, {
       createSocket: () => this.#socket,
-      endpoint: { address: options.advertiseIp ?? options.host, udpPort: options.port, tcpPort: options.tcpPort },
+      endpoint,
       refreshInterval: options.refreshMs * 10,
       timeout: 4_000,
       shouldFindNeighbours: true,
@@ -220,6 +223,22 @@ export class Discovery {
       this.#dpt
         .addPeer({ id: record.id, address: record.ip, udpPort: record.udp, tcpPort: record.tcp })
         .catch(() => undefined);
+  }
+
+  /**
+   * A sender not bonded with us, pinged at its real source (never at the `from` its PING names): by the library
+   * when it is new to the table, so its PONG also adds it there; by the guard when the library sent nothing (it
+   * has the node already, or banned it a while for an unanswered ping: the node is alive now).
+   */
+  #bondWith(peer: Endpoint & { id: Uint8Array }): void {
+    if (this.#closed) return;
+    if (this.#dpt.getPeer(peer.id) === null)
+      this.#dpt
+        .addPeer({ id: peer.id, address: peer.address, udpPort: peer.udpPort, tcpPort: peer.tcpPort || null })
+        .catch(() => undefined);
+    // The library sends its PING before addPeer's first await: the guard has noted it by now, if there was one.
+    if (!this.#socket.proof.pingPending(endpointKey(peer.address, peer.udpPort), Date.now()))
+      this.#socket.ping(peer.address, peer.udpPort);
   }
 
   #found(peer: PeerInfo, foundBy: FoundBy): void {
