@@ -124,6 +124,8 @@ export class P2pService implements PeerService, SessionHost {
       listenHost: options.listenHost,
       listenPort: options.listenPort,
       maxPeers: options.maxPeers,
+      ...(options.maxPendingPeers !== undefined ? { maxPendingPeers: options.maxPendingPeers } : {}),
+      ...(options.maxPendingPeersPerIp !== undefined ? { maxPendingPeersPerIp: options.maxPendingPeersPerIp } : {}),
       blacklist: this.#blacklist,
       local,
       host: this,
