@@ -31,7 +31,7 @@ import {
   type SnapAccount,
 } from './messages.js';
 import { nextPageSize } from './page-size.js';
-import { isGone, PerPeerBudget, type ServedPeer } from '../serve-budget.js';
+import { PerPeerBudget, ServeCancelled, type ServedPeer } from '../serve-budget.js';
 import { SLOTS_PER_PAGE, storageRanges } from './serve-storage.js';
 import { trieNodes } from './serve-trie-nodes.js';
 import { RecentStateRoots, SNAP_STATE_WINDOW } from './state-roots.js';
@@ -116,12 +116,18 @@ export class SnapServer {
   serve(code: number, payload: Uint8Array, peer?: SnapAsker): Promise<SnapReply | undefined> {
     if (peer === undefined) return this.answer(code, payload);
     const queuedAt = performance.now();
-    return this.budget.run(peer, () => {
-      if (isGone(peer) || performance.now() - queuedAt > this.staleAfterMs) {
+    const answered = this.budget.run(peer, () => {
+      if (performance.now() - queuedAt > this.staleAfterMs) {
         this.skipped++;
         return Promise.resolve(undefined);
       }
       return this.answer(code, payload);
+    });
+    // A peer that left (before its turn or meanwhile) gets nothing: the request is only counted.
+    return answered.catch((err: unknown) => {
+      if (!(err instanceof ServeCancelled)) throw err;
+      this.skipped++;
+      return undefined;
     });
   }
 
