@@ -52,6 +52,9 @@ export interface P2pConfig {
   readonly bootnodes: readonly string[];
   /** At least 1. */
   readonly maxPeers: number;
+  /** Inbound connections in their handshake at once, in all and per IP (not counted in maxPeers). */
+  readonly maxPendingPeers: number;
+  readonly maxPendingPeersPerIp: number;
   /** discv4 + DNS trees on (mordor/etc by default). */
   readonly discovery: boolean;
   /** UDP port of discv4; undefined = the p2p port. */
@@ -302,6 +305,8 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       port: p2pPort,
       bootnodes: get('network.bootnodes'),
       maxPeers,
+      maxPendingPeers: get('network.max-pending-peers'),
+      maxPendingPeersPerIp: get('network.max-pending-peers-per-ip'),
       snapRequestsPerPeer: get('network.snap.requests-per-peer'),
       snapResponseBytes: get('network.snap.response-bytes'),
       discovery: get('network.discovery.discovery-enabled'),

@@ -92,6 +92,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       listenHost: config.p2p.interface,
       listenPort: config.p2p.port,
       maxPeers: config.p2p.maxPeers,
+      maxPendingPeers: config.p2p.maxPendingPeers,
+      maxPendingPeersPerIp: config.p2p.maxPendingPeersPerIp,
       bootnodes: config.p2p.bootnodes,
       log,
       dialRatio: config.p2p.dialRatio,

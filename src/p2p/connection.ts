@@ -10,6 +10,12 @@ export class Connection {
   link: RlpxLink | undefined;
   session: EthSession | undefined;
   nodeId: Uint8Array | null;
+  /**
+   * Counted against maxPeers: our own dials from the start, an inbound link once its Hello shows a node worth a
+   * slot. Until then an inbound link is a pending handshake, bounded by the pending limits instead (so sockets
+   * that never finish a handshake cannot hold the peer slots).
+   */
+  admitted: boolean;
 
   constructor(
     readonly id: string,
@@ -20,6 +26,12 @@ export class Connection {
     readonly foundBy: PeerSource,
   ) {
     this.nodeId = remoteId;
+    this.admitted = !incoming;
+  }
+
+  /** An inbound link still in its RLPx/Hello handshake. */
+  get pending(): boolean {
+    return this.incoming && !this.admitted;
   }
 
   get nodeIdHex(): string | null {

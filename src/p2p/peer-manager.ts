@@ -7,6 +7,10 @@
  *   node id and drop the other, so they agree and one link survives (instead of each side killing the other's);
  * - an inbound socket from a blacklisted IP is closed before any handshake; a blacklisted node id is dropped
  *   as soon as its Hello reveals it, whichever side dialled.
+ *
+ * An inbound socket takes a peer slot (maxPeers) only once its Hello is in: until then it is a pending handshake,
+ * held to its own limits (in all and per IP), and a new inbound socket that finds them full takes the place of the
+ * oldest pending one. So idle sockets cannot lock real peers out: they only ever push each other out.
  */
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
 import { bytesToHex, compareBytes, equalsBytes } from '@ethereumjs/util';
@@ -18,6 +22,7 @@ import { EthSession, type SessionError, type LocalStatus, type SessionHost } fro
 import { normaliseIp } from './blacklist.js';
 import { DisconnectReason, disconnectReasonName, RlpxLink } from './rlpx/transport.js';
 import { EVICTABLE_BELOW } from './peer-score.js';
+import { DEFAULT_MAX_PENDING_PEERS, DEFAULT_MAX_PENDING_PEERS_PER_IP } from './pending-limits.js';
 import type { PeerDetails, PeerSource, PeerSummary } from './types.js';
 
 export interface PeerLog {
@@ -33,6 +38,9 @@ export interface PeerManagerOptions {
   readonly listenHost: string;
   readonly listenPort: number;
   readonly maxPeers: number;
+  /** Inbound sockets still in their handshake at once, in all and from one IP; default 32 and 4. */
+  readonly maxPendingPeers?: number;
+  readonly maxPendingPeersPerIp?: number;
   /** Share (0–1) of maxPeers we fill by dialling discovered nodes; the rest is left for inbound peers. */
   readonly dialRatio?: number;
   readonly blacklist: Blacklist;
@@ -159,7 +167,7 @@ export class PeerManager {
         target.nextDialAt = now + this.redialDelay(target);
         continue;
       }
-      if (this.#connections.size >= this.#opts.maxPeers && !this.trusted.has(target.idHex)) continue;
+      if (this.admittedCount() >= this.#opts.maxPeers && !this.trusted.has(target.idHex)) continue;
       target.nextDialAt = Number.POSITIVE_INFINITY; // until this attempt ends
       this.dial(target);
     }
@@ -169,8 +177,10 @@ export class PeerManager {
     for (const c of this.#connections) if (c.target?.pooled) outbound++;
     const skip = (t: DialTarget) =>
       this.connectedTo(t.idHex) || this.#opts.blacklist.blocking(normaliseIp(t.enode.host), t.idHex) !== undefined;
+    let admitted = this.admittedCount();
     for (const candidate of this.#pool.due(now, skip)) {
-      if (outbound >= outboundRoom || this.#connections.size >= this.#opts.maxPeers) return;
+      if (outbound >= outboundRoom || admitted >= this.#opts.maxPeers) return;
+      admitted++;
       candidate.nextDialAt = Number.POSITIVE_INFINITY;
       outbound++;
       this.dial(candidate);
@@ -181,6 +191,13 @@ export class PeerManager {
     const base = this.#opts.redialMs ?? 2_000;
     const backoff = base * Math.min(2 ** Math.min(target.failures, 4), 15);
     return backoff + Math.random() * base;
+  }
+
+  /** Connections that hold a peer slot: every one but inbound sockets still in their handshake. */
+  private admittedCount(): number {
+    let n = 0;
+    for (const c of this.#connections) if (c.admitted) n++;
+    return n;
   }
 
   private connectedTo(idHex: string): boolean {
@@ -229,14 +246,47 @@ export class PeerManager {
       this.#opts.log.debug('p2p inbound refused: blacklisted', { peer: id, reason: banned.reason });
       return void socket.destroy();
     }
-    if (this.#connections.size >= this.#opts.maxPeers && !this.evictWorst()) {
+    // Full of peers none of which a newcomer could replace: not worth a handshake. Otherwise the newcomer's Hello
+    // decides (onHello), so that a socket that never finishes its handshake costs no peer its place.
+    if (this.admittedCount() >= this.#opts.maxPeers && this.worstEvictable() === undefined) {
       this.#opts.log.debug('p2p inbound refused: too many peers', { peer: id, maxPeers: this.#opts.maxPeers });
       return void socket.destroy();
     }
+    this.makePendingRoom(ip);
     const conn = new Connection(id, ip, true, undefined, null, 'inbound');
     this.#connections.add(conn);
     socket.on('error', () => undefined);
     this.startLink(conn, socket);
+  }
+
+  /**
+   * Before a new inbound socket joins the pending handshakes: when its IP already has its share, or all pending
+   * places are taken, the oldest pending handshake (of that IP, or of all) is cut. The connection table is in
+   * arrival order, so the first pending one found is the oldest.
+   */
+  private makePendingRoom(ip: string): void {
+    const perIp = this.#opts.maxPendingPeersPerIp ?? DEFAULT_MAX_PENDING_PEERS_PER_IP;
+    const total = this.#opts.maxPendingPeers ?? DEFAULT_MAX_PENDING_PEERS;
+    let oldest: Connection | undefined;
+    let oldestOfIp: Connection | undefined;
+    let pending = 0;
+    let pendingOfIp = 0;
+    for (const c of this.#connections) {
+      if (!c.pending) continue;
+      pending++;
+      oldest ??= c;
+      if (c.remoteIp !== ip) continue;
+      pendingOfIp++;
+      oldestOfIp ??= c;
+    }
+    if (pendingOfIp >= perIp) this.dropPending(oldestOfIp!, `${pendingOfIp} pending handshakes from its IP`, perIp);
+    else if (pending >= total) this.dropPending(oldest!, `${pending} pending handshakes`, total);
+  }
+
+  private dropPending(conn: Connection, why: string, limit: number): void {
+    this.#opts.log.debug('p2p pending handshake dropped for a newer one', { peer: conn.id, reason: why, limit });
+    conn.link?.destroy();
+    this.forget(conn, 'pending handshake dropped');
   }
 
   // ------------------------------------------------------------------ link life cycle
@@ -270,15 +320,21 @@ export class PeerManager {
     conn.link = link;
   }
 
-  /** When full: drops the lowest-scored peer that is not a configured one, if it scores below a new peer's start. */
-  private evictWorst(): boolean {
+  /** The lowest-scored peer that is not a configured one, if it scores below a new peer's start. */
+  private worstEvictable(): Connection | undefined {
     let worst: Connection | undefined;
     for (const c of this.#connections) {
       if (c.status !== 'Handshaked' || c.foundBy === 'static' || c.session === undefined) continue;
       if (this.trusted.has(c.nodeIdHex ?? '')) continue;
       if (worst === undefined || c.session.score.value < worst.session!.score.value) worst = c;
     }
-    if (worst === undefined || worst.session!.score.value >= EVICTABLE_BELOW) return false;
+    return worst === undefined || worst.session!.score.value >= EVICTABLE_BELOW ? undefined : worst;
+  }
+
+  /** When full: drops the peer worstEvictable names, if any. */
+  private evictWorst(): boolean {
+    const worst = this.worstEvictable();
+    if (worst === undefined) return false;
     this.#opts.log.info('p2p peer dropped for a better one', { peer: worst.id, score: worst.session!.score.value });
     worst.link?.disconnect(DisconnectReason.TOO_MANY_PEERS);
     this.forget(worst, 'evicted');
@@ -295,6 +351,14 @@ export class PeerManager {
       return link.disconnect(DisconnectReason.USELESS_PEER);
     }
     if (!shared.has('eth')) return link.disconnect(DisconnectReason.USELESS_PEER);
+    if (conn.pending) {
+      // Its handshake is done: now it needs a peer slot (a trusted peer gets one over maxPeers).
+      if (this.admittedCount() >= this.#opts.maxPeers && !this.trusted.has(idHex) && !this.evictWorst()) {
+        this.#opts.log.debug('p2p inbound refused: too many peers', { peer: conn.id, nodeId: idHex });
+        return link.disconnect(DisconnectReason.TOO_MANY_PEERS);
+      }
+      conn.admitted = true;
+    }
     const session = new EthSession(link, this.#opts.local, this.#opts.host);
     conn.session = session;
     try {

@@ -9,6 +9,9 @@ export interface PeerServiceOptions {
   readonly listenHost: string;
   readonly listenPort: number;
   readonly maxPeers: number;
+  /** Inbound sockets still in their handshake at once, in all and from one IP (they do not count in maxPeers). */
+  readonly maxPendingPeers?: number;
+  readonly maxPendingPeersPerIp?: number;
   /**
    * Enode URLs from configuration (`--bootnodes`); `<datadir>/static-nodes.json` is read as well. Without
    * discovery they are static peers (kept connected); with it, bootnodes are where discovery starts and dial

@@ -124,6 +124,8 @@ export class P2pService implements PeerService, SessionHost {
       listenHost: options.listenHost,
       listenPort: options.listenPort,
       maxPeers: options.maxPeers,
+      ...(options.maxPendingPeers !== undefined ? { maxPendingPeers: options.maxPendingPeers } : {}),
+      ...(options.maxPendingPeersPerIp !== undefined ? { maxPendingPeersPerIp: options.maxPendingPeersPerIp } : {}),
       blacklist: this.#blacklist,
       local,
       host: this,
@@ -325,24 +327,30 @@ export class P2pService implements PeerService, SessionHost {
 
   // ------------------------------------------------------------------ SessionHost: serving
 
-  serveHeaders(req: Parameters<EthServer['headers']>[0]) {
-    return this.#eth.headers(req);
+  serveHeaders(req: Parameters<EthServer['headers']>[0], peer: EthSession) {
+    return this.#eth.headers(req, peer);
   }
 
-  serveBodies(hashes: readonly Uint8Array[]) {
-    return this.#eth.bodies(hashes);
+  serveBodies(hashes: readonly Uint8Array[], peer: EthSession) {
+    return this.#eth.bodies(hashes, peer);
   }
 
-  serveReceipts(hashes: readonly Uint8Array[]) {
-    return this.#eth.receipts(hashes);
+  serveReceipts(hashes: readonly Uint8Array[], peer: EthSession) {
+    return this.#eth.receipts(hashes, peer);
   }
 
-  servePooledTransactions(hashes: readonly Uint8Array[]) {
-    return this.#eth.pooledTransactions(hashes);
+  servePooledTransactions(hashes: readonly Uint8Array[], peer: EthSession) {
+    return this.#eth.pooledTransactions(hashes, peer);
   }
 
   serveSnap(code: number, payload: Uint8Array, peer: EthSession) {
     return this.#snap.serve(code, payload, peer);
+  }
+
+  /** The peer's requests still waiting are dropped; those being answered stop at their next read. */
+  onSessionClosed(session: EthSession): void {
+    this.#eth.budget.drop(session);
+    this.#snap.budget.drop(session);
   }
 
   // ------------------------------------------------------------------ SessionHost: announcements

@@ -60,6 +60,8 @@ function configFromTables(network: NetworkName): NodeConfig {
       port: d('network.server-address.port'),
       bootnodes: d('network.bootnodes'),
       maxPeers: d('network.max-peers'),
+      maxPendingPeers: d('network.max-pending-peers'),
+      maxPendingPeersPerIp: d('network.max-pending-peers-per-ip'),
       snapRequestsPerPeer: d('network.snap.requests-per-peer'),
       snapResponseBytes: d('network.snap.response-bytes'),
       discovery: d('network.discovery.discovery-enabled'),

@@ -1,6 +1,7 @@
 /** devp2p peering (src/p2p). Enode URLs are checked by the p2p module when it starts, not here. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { DEFAULT_MAX_PENDING_PEERS, DEFAULT_MAX_PENDING_PEERS_PER_IP } from '../../p2p/pending-limits.js';
 import { SNAP_SOFT_RESPONSE_BYTES } from '../../p2p/snap/answer-limit.js';
 import { DEFAULT_MAX_RSS_MIB } from '../../p2p/snap/sync/memory.js';
 import { defaultBootnodes, defaultDnsTrees } from './entry-points.js';
@@ -70,7 +71,22 @@ export const p2pSettings = {
     flag: 'maxpeers',
     default: 25,
     hint: 'to run without peers: --no-p2p',
-    description: 'most peer connections, inbound and outbound together (at least 1; --no-p2p for none)',
+    description:
+      'most peer connections, inbound and outbound together; an inbound one counts once its handshake is done ' +
+      '(at least 1; --no-p2p for none)',
+  }),
+  'network.max-pending-peers': s.count({
+    flag: 'maxpendpeers',
+    default: DEFAULT_MAX_PENDING_PEERS,
+    description:
+      'most inbound connections still in their handshake at once (they do not count against maxpeers); a new ' +
+      'one past it cuts the oldest, so idle sockets cannot keep real peers out',
+  }),
+  'network.max-pending-peers-per-ip': s.count({
+    flag: 'maxpendpeers.per-ip',
+    default: DEFAULT_MAX_PENDING_PEERS_PER_IP,
+    description:
+      'most inbound connections in their handshake from one IP address; a new one past it cuts the oldest of them',
   }),
   'network.dial-ratio': s.int({
     flag: 'dialratio',

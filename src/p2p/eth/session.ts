@@ -17,6 +17,7 @@ import {
   type Status,
 } from './messages.js';
 import { PeerScore } from '../peer-score.js';
+import { ServeCancelled, ServeQueueFull } from '../serve-budget.js';
 import * as snap from '../snap/messages.js';
 import { SnapCode } from '../snap/messages.js';
 
@@ -28,13 +29,15 @@ export interface LocalStatus {
   head(): { readonly number: bigint; readonly hash: Uint8Array; readonly td: bigint };
 }
 
-/** What the session hands on: requests to serve and announcements to act on. */
+/**
+ * What the session hands on: requests to serve and announcements to act on. `peer` is the asking session: each
+ * peer has its own serving budget (serve-budget.ts), whose refusal (ServeQueueFull) disconnects the peer.
+ */
 export interface SessionHost {
-  serveHeaders(req: HeadersRequest): Promise<RawHeader[]>;
-  serveBodies(hashes: readonly Uint8Array[]): Promise<RawBody[]>;
-  serveReceipts(hashes: readonly Uint8Array[]): Promise<unknown[][]>;
-  servePooledTransactions(hashes: readonly Uint8Array[]): RawTx[];
-  /** `peer` is the asking session: each peer has its own serving budget. */
+  serveHeaders(req: HeadersRequest, peer: EthSession): Promise<RawHeader[]>;
+  serveBodies(hashes: readonly Uint8Array[], peer: EthSession): Promise<RawBody[]>;
+  serveReceipts(hashes: readonly Uint8Array[], peer: EthSession): Promise<unknown[][]>;
+  servePooledTransactions(hashes: readonly Uint8Array[], peer: EthSession): Promise<RawTx[]>;
   serveSnap(
     code: number,
     payload: Uint8Array,
@@ -46,6 +49,8 @@ export interface SessionHost {
   onPooledTransactionHashes(session: EthSession, announcement: PooledTxAnnouncement): void;
   /** The peer broke the protocol in a way worth blocking it for (bad blocks are reported by sync itself). */
   onMisbehaviour(session: EthSession, reason: string): void;
+  /** The link closed or is closing: the peer's requests still waiting to be served are dropped. */
+  onSessionClosed?(session: EthSession): void;
 }
 
 export class SessionError extends Error {
@@ -151,6 +156,7 @@ export class EthSession {
     this.#onReady = undefined;
     this.closePending(err);
     this.link.disconnect(err.reason);
+    this.host.onSessionClosed?.(this);
   }
 
   /** The link closed: everything waiting fails. */
@@ -160,6 +166,7 @@ export class EthSession {
     this.#onFail?.(err);
     this.#onFail = undefined;
     this.closePending(err);
+    this.host.onSessionClosed?.(this);
   }
 
   private closePending(err: Error): void {
@@ -332,30 +339,27 @@ export class EthSession {
     switch (code) {
       case EthCode.GetBlockHeaders: {
         const req = eth.decodeGetBlockHeaders(payload);
-        return this.serve(this.host.serveHeaders(req), (headers) =>
+        return this.serve(this.host.serveHeaders(req, this), (headers) =>
           this.link.send('eth', EthCode.BlockHeaders, eth.encodeBlockHeaders(req.requestId, headers)),
         );
       }
       case EthCode.GetBlockBodies: {
         const req = eth.decodeGetBlockBodies(payload);
-        return this.serve(this.host.serveBodies(req.hashes), (bodies) =>
+        return this.serve(this.host.serveBodies(req.hashes, this), (bodies) =>
           this.link.send('eth', EthCode.BlockBodies, eth.encodeBlockBodies(req.requestId, bodies)),
         );
       }
       case EthCode.GetReceipts: {
         const req = eth.decodeGetReceipts(payload);
-        return this.serve(this.host.serveReceipts(req.hashes), (receipts) =>
+        return this.serve(this.host.serveReceipts(req.hashes, this), (receipts) =>
           this.link.send('eth', EthCode.Receipts, eth.encodeReceipts(req.requestId, receipts as eth.RawReceipt[][])),
         );
       }
       case EthCode.GetPooledTransactions: {
         const req = eth.decodeGetPooledTransactions(payload);
-        this.link.send(
-          'eth',
-          EthCode.PooledTransactions,
-          eth.encodePooledTransactions(req.requestId, this.host.servePooledTransactions(req.hashes)),
+        return this.serve(this.host.servePooledTransactions(req.hashes, this), (txs) =>
+          this.link.send('eth', EthCode.PooledTransactions, eth.encodePooledTransactions(req.requestId, txs)),
         );
-        return;
       }
       case EthCode.BlockHeaders: {
         const res = eth.decodeBlockHeaders(payload);
@@ -430,6 +434,10 @@ export class EthSession {
 
   private serve<T>(work: Promise<T>, reply: (value: T) => void): void {
     work.then(reply, (err: unknown) => {
+      // The peer left: its request is dropped unanswered, nothing more to do.
+      if (err instanceof ServeCancelled) return;
+      if (err instanceof ServeQueueFull)
+        return this.fail(new SessionError(DisconnectReason.SUBPROTOCOL_ERROR, `too many requests: ${err.message}`));
       if (err instanceof SessionError) this.fail(err);
       else
         this.fail(new SessionError(DisconnectReason.PROTOCOL_ERROR, `cannot serve request: ${(err as Error).message}`));

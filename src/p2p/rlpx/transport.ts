@@ -72,11 +72,13 @@ export class RlpxLink {
   readonly #peer: Peer;
   readonly #senders = new Map<SubProtocol, (code: number, payload: Uint8Array) => void>();
   readonly #events: LinkEvents;
+  readonly #socket: Socket;
   #closed = false;
   #disconnectSent = false;
 
   constructor(options: LinkOptions) {
     this.#events = options.events;
+    this.#socket = options.socket;
     const capability = (name: SubProtocol, version: number, length: number): Capabilities => {
       const link = this;
       // The library instantiates a sub-protocol object per link from this constructor; ours only routes.
@@ -136,6 +138,32 @@ export class RlpxLink {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** Closed, or our DISCONNECT is sent and the socket closing: nothing more goes out either way. */
+  get closing(): boolean {
+    return this.#closed || this.#disconnectSent;
+  }
+
+  /**
+   * Resolves once at most `bytes` are waiting to be sent, or the socket has closed. Above the socket's high-water
+   * mark (16 KiB) a write has reported the buffer full, so 'drain' follows once it is empty.
+   */
+  writableBelow(bytes: number): Promise<void> {
+    const socket = this.#socket;
+    if (this.#closed || socket.writableLength <= bytes) return Promise.resolve();
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        socket.off('drain', onDrain);
+        socket.off('close', done);
+        resolve();
+      };
+      const onDrain = () => {
+        if (socket.writableLength <= bytes) done();
+      };
+      socket.on('drain', onDrain);
+      socket.on('close', done);
+    });
   }
 
   /** Sends one sub-protocol message (RLP bytes; compressed here as devp2p v5 requires). false if the link is gone. */

@@ -6,7 +6,7 @@
  *
  * Every answer is capped (soft byte limit, at most 2 MiB or `network.snap.response-bytes`, and a bounded number of
  * lookups) so that one request cannot make us read the whole database, and each peer has a budget of requests in
- * flight (snap/serve-budget.ts).
+ * flight (serve-budget.ts, shared with eth).
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
@@ -31,7 +31,7 @@ import {
   type SnapAccount,
 } from './messages.js';
 import { nextPageSize } from './page-size.js';
-import { PerPeerBudget } from './serve-budget.js';
+import { PerPeerBudget, ServeCancelled, type ServedPeer } from '../serve-budget.js';
 import { SLOTS_PER_PAGE, storageRanges } from './serve-storage.js';
 import { trieNodes } from './serve-trie-nodes.js';
 import { RecentStateRoots, SNAP_STATE_WINDOW } from './state-roots.js';
@@ -66,9 +66,13 @@ export interface SnapServerOptions {
 export type SnapReply = { code: number; payload: Uint8Array };
 
 /** The asking peer as the server sees it: whether its link is gone. */
-export interface SnapAsker {
-  readonly link: { readonly closed: boolean };
-}
+export type SnapAsker = ServedPeer;
+
+/**
+ * Snap requests of one peer that may wait; more and the peer is disconnected. Our sync has at most 8 requests out
+ * to a peer, other clients' syncers a few; a peer with more than this waiting asks faster than it reads.
+ */
+export const SNAP_QUEUED_PER_PEER = 64;
 
 /**
  * A request that waited this long for its turn is skipped: its asker has given up on it (our sync's longest
@@ -91,7 +95,10 @@ export class SnapServer {
     this.roots = new RecentStateRoots(chain, Math.max(1, opts.stateWindow ?? SNAP_STATE_WINDOW));
     this.accountsPerPage = Math.max(1, opts.accountsPerPage ?? ACCOUNTS_PER_PAGE);
     this.slotsPerPage = Math.max(1, opts.slotsPerPage ?? SLOTS_PER_PAGE);
-    this.budget = new PerPeerBudget(opts.requestsPerPeer);
+    this.budget = new PerPeerBudget({
+      ...(opts.requestsPerPeer !== undefined ? { inFlight: opts.requestsPerPeer } : {}),
+      maxQueued: SNAP_QUEUED_PER_PEER,
+    });
     this.staleAfterMs = opts.staleAfterMs ?? STALE_REQUEST_MS;
     this.responseBytes = BigInt(Math.max(1, Math.min(opts.responseBytes ?? Infinity, SNAP_SOFT_RESPONSE_BYTES)));
   }
@@ -109,12 +116,18 @@ export class SnapServer {
   serve(code: number, payload: Uint8Array, peer?: SnapAsker): Promise<SnapReply | undefined> {
     if (peer === undefined) return this.answer(code, payload);
     const queuedAt = performance.now();
-    return this.budget.run(peer, () => {
-      if (peer.link.closed || performance.now() - queuedAt > this.staleAfterMs) {
+    const answered = this.budget.run(peer, () => {
+      if (performance.now() - queuedAt > this.staleAfterMs) {
         this.skipped++;
         return Promise.resolve(undefined);
       }
       return this.answer(code, payload);
+    });
+    // A peer that left (before its turn or meanwhile) gets nothing: the request is only counted.
+    return answered.catch((err: unknown) => {
+      if (!(err instanceof ServeCancelled)) throw err;
+      this.skipped++;
+      return undefined;
     });
   }
 
