@@ -16,6 +16,7 @@ import type { CallMessage } from '../exec/call.js';
 import { jumpAnalysisCacheInstalled } from '../exec/jump-analysis-cache.js';
 import { openState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
+import { TraceBudget } from './budget.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
 import { runTraced } from './run-traced.js';
 import type { TraceOptions, TxStart, TxTrace } from './types.js';
@@ -102,7 +103,8 @@ export async function traceCall(
     { common, freeze: false },
   );
   tx.getSenderAddress = () => sender;
-  return runTraced(vm, txStart(tx, block), opts, deadline, async () => {
+  const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
+  return runTraced(vm, txStart(tx, block), opts, deadline, budget, async () => {
     const result = await runTx(vm, {
       tx,
       block,
@@ -141,6 +143,8 @@ async function replay(
   // A block at or below a snap-sync base replays on a state that was never downloaded: say so, not "missing node".
   await chain.stateAt(parent.hash());
   const deadline = deadlineOf(opts.limits);
+  // One budget for the whole request: a block's traces are answered together.
+  const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
   const { store, ancestors, stateRoot } = chain.replayBase(parent);
   const runner = await BlockRunner.start({
     store,
@@ -161,7 +165,7 @@ async function replay(
       if (!outcome.ok) throw new TraceReplayError(`transaction ${i} cannot be replayed: ${outcome.reason}`);
       continue;
     }
-    const result = await runTraced(vm, txStart(tx, block), opts, deadline, async () => {
+    const result = await runTraced(vm, txStart(tx, block), opts, deadline, budget, async () => {
       const outcome = await runner.apply(tx);
       if (!outcome.ok) throw new TraceReplayError(`transaction ${i} cannot be replayed: ${outcome.reason}`);
       return { gasUsed: outcome.receipt.gasUsed, failed: outcome.receipt.status === 0 };
