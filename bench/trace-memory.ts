@@ -49,6 +49,16 @@ try {
   if (mined === null) throw new Error('deploy not mined');
   await new Promise((r) => setTimeout(r, 1000));
   const idle = procStatus(pid, 'VmRSS');
+  // eth_chainId with nothing else running: the machine's own latency, to read the figures under load against.
+  const idleLatencies: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const t = performance.now();
+    await call(node.url, 'eth_chainId');
+    idleLatencies.push(performance.now() - t);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  idleLatencies.sort((a, b) => a - b);
+  const idleChainId = `worst ${idleLatencies.at(-1)?.toFixed(1)} ms, median ${idleLatencies[25].toFixed(1)} ms`;
   for (let round = 0; round < ROUNDS; round++) {
     let peak = idle;
     const sampler = setInterval(() => {
@@ -67,14 +77,16 @@ try {
       ).concat([
         (async () => {
           const latencies: number[] = [];
+          const slow: string[] = [];
           while (done < TRACES) {
             const t = performance.now();
             await call(node.url, 'eth_chainId');
             latencies.push(performance.now() - t);
+            if (performance.now() - t > 100) slow.push(`${(performance.now() - t).toFixed(0)} ms at ${(t - started).toFixed(0)} ms`);
             await new Promise((r) => setTimeout(r, 10));
           }
           latencies.sort((a, b) => a - b);
-          return `chainId: ${latencies.length} answers, worst ${latencies.at(-1)?.toFixed(1)} ms, median ${latencies[latencies.length >> 1]?.toFixed(1)} ms`;
+          return `chainId: ${latencies.length} answers, worst ${latencies.at(-1)?.toFixed(1)} ms, median ${latencies[latencies.length >> 1]?.toFixed(1)} ms; over 100 ms: ${slow.join(', ') || 'none'}`;
         })(),
       ]),
     );
@@ -90,6 +102,7 @@ try {
         peakRssMiB: mib(peak),
         overIdleMiB: mib(peak - idle),
         vmHwmMiB: mib(procStatus(pid, 'VmHWM')),
+        idleChainId,
         chainId: answers.pop(),
         answers: [...new Set(answers)].map((a) => `${answers.filter((b) => b === a).length}× ${a}`),
       }),

@@ -11,7 +11,8 @@ import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { blockNotFound, engineOf, findBlock } from '../block-ref.js';
 import { queryTooLarge } from '../limits.js';
 import { type LocalizedTrace, wire } from './parity-convert.js';
-import { blockTracesOf, rewardTracesOf, traceLimits, traced } from './tracing.js';
+import { blockTracesOf, rewardTracesOf, traceLimits } from './tracing.js';
+import { tracing } from '../trace-answer.js';
 
 async function numberOf(engine: ChainEngine, ref: BlockNumberOrTag | undefined): Promise<bigint> {
   const tag = ref === undefined || ref === 'pending' ? 'latest' : ref;
@@ -66,7 +67,7 @@ export async function trace_filter([filter]: TraceFilterParams, ctx: HandlerCont
     const traces =
       block.transactions.length === 0
         ? rewardTracesOf(engine, block)
-        : await traced('trace_filter', () => blockTracesOf(engine, block, limits));
+        : await tracing(ctx, 'trace_filter', () => blockTracesOf(engine, block, limits));
     for (const t of traces) {
       const ends = endpoints(t);
       if (!fromOk(ends.from) || !toOk(ends.to)) continue;
