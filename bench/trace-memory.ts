@@ -82,7 +82,8 @@ try {
             const t = performance.now();
             await call(node.url, 'eth_chainId');
             latencies.push(performance.now() - t);
-            if (performance.now() - t > 100) slow.push(`${(performance.now() - t).toFixed(0)} ms at ${(t - started).toFixed(0)} ms`);
+            if (performance.now() - t > 100)
+              slow.push(`${(performance.now() - t).toFixed(0)} ms at ${(t - started).toFixed(0)} ms`);
             await new Promise((r) => setTimeout(r, 10));
           }
           latencies.sort((a, b) => a - b);
