@@ -6250,6 +6250,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/StateNotHeld"
         }
       ],
@@ -6459,6 +6462,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -6593,6 +6599,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/StateNotHeld"
         }
       ],
@@ -6683,6 +6692,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -6783,6 +6795,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -12058,6 +12073,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/UnknownBlockTag"
         }
       ],
@@ -12157,6 +12175,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12248,6 +12269,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12329,6 +12353,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
@@ -12427,6 +12454,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12528,6 +12558,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12627,6 +12660,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/BlockNotFound"
@@ -12747,6 +12783,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/BlockNotFound"
         }
       ],
@@ -12857,6 +12896,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -13882,6 +13924,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -13937,6 +13985,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -13999,6 +14053,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -14068,6 +14128,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -20591,7 +20657,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "GethTraceNotTraceable": {
         "code": -32000,
-        "message": "genesis is not traceable / parent 0x… not found"
+        "message": "<method>: genesis is not traceable / parent 0x… not found"
       },
       "TraceTypeNotOffered": {
         "code": -32602,
@@ -20604,6 +20670,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TraceAnswerTooLarge": {
         "code": -32602,
         "message": "<method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)"
+      },
+      "TraceSlotsBusy": {
+        "code": -32005,
+        "message": "<method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot"
       },
       "TraceFilterPageTooLarge": {
         "code": -32602,

@@ -779,9 +779,10 @@ export interface RpcMethodsClient {
    * @param [config] geth's TraceConfig: the tracer and its options, timeout.
    * @returns traces
    * @throws {RpcClientError} -32602 invalid params: the block RLP cannot be decoded
-   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32000 <method>: genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlock(...params: T.DebugTraceBlockParams): Promise<T.DebugTraceBlockResult>;
@@ -792,9 +793,10 @@ export interface RpcMethodsClient {
    * @param [config] geth's TraceConfig: the tracer and its options, timeout.
    * @returns traces
    * @throws {RpcClientError} -32001 Block 0x… not found
-   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32000 <method>: genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByHash(...params: T.DebugTraceBlockByHashParams): Promise<T.DebugTraceBlockByHashResult>;
@@ -806,9 +808,10 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
-   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32000 <method>: genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByNumber(...params: T.DebugTraceBlockByNumberParams): Promise<T.DebugTraceBlockByNumberResult>;
@@ -823,6 +826,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   debug_traceCall(...params: T.DebugTraceCallParams): Promise<T.DebugTraceCallResult>;
   /**
@@ -834,6 +838,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceTransaction(...params: T.DebugTraceTransactionParams): Promise<T.DebugTraceTransactionResult>;
@@ -844,6 +849,7 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
   trace_block(...params: T.TraceBlockParams): Promise<T.TraceBlockResult>;
@@ -857,6 +863,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_call(...params: T.TraceCallParams): Promise<T.TraceCallResult>;
@@ -869,6 +876,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_callMany(...params: T.TraceCallManyParams): Promise<T.TraceCallManyResult>;
@@ -880,6 +888,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
   trace_filter(...params: T.TraceFilterParams): Promise<T.TraceFilterResult>;
@@ -891,6 +900,7 @@ export interface RpcMethodsClient {
    * @returns trace
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_get(...params: T.TraceGetParams): Promise<T.TraceGetResult>;
   /**
@@ -903,6 +913,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_rawTransaction(...params: T.TraceRawTransactionParams): Promise<T.TraceRawTransactionResult>;
   /**
@@ -914,6 +925,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_replayBlockTransactions(...params: T.TraceReplayBlockTransactionsParams): Promise<T.TraceReplayBlockTransactionsResult>;
   /**
@@ -925,6 +937,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_replayTransaction(...params: T.TraceReplayTransactionParams): Promise<T.TraceReplayTransactionResult>;
   /**
@@ -934,6 +947,7 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_transaction(...params: T.TraceTransactionParams): Promise<T.TraceTransactionResult>;
   /**
@@ -1745,6 +1759,8 @@ export interface RpcMethodsClient {
    * @returns creator
    * @throws {RpcClientError} -32004 <what this node does not hold>
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_getContractCreator(...params: T.OtsGetContractCreatorParams): Promise<T.OtsGetContractCreatorResult>;
   /**
@@ -1754,6 +1770,8 @@ export interface RpcMethodsClient {
    * @returns operations
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_getInternalOperations(...params: T.OtsGetInternalOperationsParams): Promise<T.OtsGetInternalOperationsResult>;
   /**
@@ -1772,6 +1790,8 @@ export interface RpcMethodsClient {
    * @returns revertData
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_getTransactionError(...params: T.OtsGetTransactionErrorParams): Promise<T.OtsGetTransactionErrorResult>;
   /**
@@ -1808,6 +1828,8 @@ export interface RpcMethodsClient {
    * @returns entries
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_traceTransaction(...params: T.OtsTraceTransactionParams): Promise<T.OtsTraceTransactionResult>;
 }
