@@ -27,7 +27,7 @@ const CHECK_EVERY = 8;
  * Longest slice of a trace between two turns of the event loop: other requests wait about this long. A turn costs
  * ~10 µs (measured with bench/trace.ts: under 1% of a struct-logger trace).
  */
-const SLICE_MS = 2;
+const SLICE_MS = 5;
 
 const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
 const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
