@@ -4,7 +4,9 @@
  * contract grows its memory by 256 bytes a turn until 30 M gas run out (test/trace/evm-asm.ts `memoryGrowRuntime`),
  * so every entry carries an ever larger memory; each trace is a `debug_traceCall` on the dev chain.
  *
- *   node bin/build.js && npx tsx bench/trace-memory.ts [--traces 6] [--rounds 1] [--method debug_traceCall]
+ *   node bin/build.js && npx tsx bench/trace-memory.ts [--traces 6] [--rounds 1] [--method debug_traceCall] [--gas 30000000]
+ *
+ * `--gas` sets the traced call's gas: 30 M runs past the default 128 MiB budget, ~1.5 M makes an answer that fits.
  *
  * Extra node flags go after `--` (e.g. `-- --network.rpc.debug.max-trace-bytes 33554432`). Prints one JSON line per
  * round and the summary: idle RSS, peak RSS, the peak over idle, the worst and median eth_chainId latency, and the
@@ -24,6 +26,7 @@ const { values, positionals } = parseArgs({
     traces: { type: 'string', default: '6' },
     rounds: { type: 'string', default: '1' },
     method: { type: 'string', default: 'debug_traceCall' },
+    gas: { type: 'string', default: '30000000' },
   },
 });
 const TRACES = Number(values.traces);
@@ -35,16 +38,20 @@ function procStatus(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   return match ? Number(match[1]) * 1024 : 0;
 }
 
-const node = await startNode({ args: ['--no-p2p', ...positionals] });
+// Results unvalidated, as in production (the test environment turns validation on).
+const node = await startNode({
+  args: ['--no-p2p', ...positionals],
+  env: { SVC_NODE_NETWORK_RPC_VALIDATE_RESULTS: 'false' },
+});
 const pid = node.child.pid!;
 try {
   const [hash] = await sendScenario(node.url, [{ name: 'deploy', data: deployCode(memoryGrowRuntime), gas: 200_000 }]);
   const mined = await call(node.url, 'eth_getTransactionReceipt', [hash]);
-  const target = { from: ACCOUNT0, to: contractAt(0), gas: `0x${(30_000_000).toString(16)}` };
+  const target = { from: ACCOUNT0, to: contractAt(0), gas: `0x${Number(values.gas).toString(16)}` };
   // A traced transaction for debug_traceTransaction: the same call mined (it fails out of gas, as the call does).
   const txHash =
     values.method === 'debug_traceTransaction'
-      ? (await sendScenario(node.url, [{ name: 'grow', to: contractAt(0), gas: 30_000_000 }]))[0]
+      ? (await sendScenario(node.url, [{ name: 'grow', to: contractAt(0), gas: Number(values.gas) }]))[0]
       : undefined;
   if (mined === null) throw new Error('deploy not mined');
   await new Promise((r) => setTimeout(r, 1000));
