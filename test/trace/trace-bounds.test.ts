@@ -36,7 +36,7 @@ beforeAll(async () => {
     args: ['--no-p2p'],
     env: {
       SVC_NODE_NETWORK_RPC_DEBUG_MAX_STRUCT_LOGS: '1000',
-      SVC_NODE_NETWORK_RPC_DEBUG_MAX_TRACE_BYTES: '300000',
+      SVC_NODE_NETWORK_RPC_DEBUG_MAX_TRACE_BYTES: '440000',
       // Long enough for a cold trace_call to reach the size cap on a loaded 2-core machine (it took 1.7 s there).
       SVC_NODE_NETWORK_RPC_DEBUG_TRACE_TIMEOUT: '4s',
     },

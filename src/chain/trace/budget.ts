@@ -1,7 +1,7 @@
 /**
  * The memory one trace request may take (`maxResultBytes`), counted as the process spends it: the objects and strings
- * the tracers hold while the request runs, plus its answer as JSON text twice (the string the dispatcher builds and
- * the bytes written to the socket). One budget covers every transaction a request traces (a block's, a filter's).
+ * the tracers hold while the request runs, plus its answer's JSON text as many times as answering copies it
+ * (`JSON_COPIES`). One budget covers every transaction a request traces (a block's, a filter's).
  *
  * V8's sizes on a 64-bit build without pointer compression (Node's default): a flat one-byte string is a 16-byte
  * header and its characters rounded up to 8; an array is 48 bytes and a pointer per element; a small object ~24
@@ -16,8 +16,12 @@ export const stringBytes = (chars: number): number => 16 + ((chars + 7) & ~7);
 export const arrayBytes = (length: number): number => 48 + 8 * length;
 /** Heap bytes of an object with `fields` fields. */
 export const objectBytes = (fields: number): number => 24 + 8 * fields;
-/** Copies of an answer's JSON text the process holds while it answers: the string, then the bytes sent. */
-export const JSON_COPIES = 2;
+/**
+ * What an answer's JSON text costs the process while it answers, in multiples of its length: the string
+ * JSON.stringify grows (its parts and the joined string) and the bytes sent. Measured with bench/trace-memory.ts: a
+ * 36 MiB answer (struct logs with enableMemory, whose rows share their strings) raised the peak RSS by ~165 MiB.
+ */
+export const JSON_COPIES = 4;
 
 /**
  * What a tracer that reports only its answer's size (`sizeEstimate`) holds: its frames and strings, about the

@@ -39,7 +39,9 @@ export class TraceSlots {
     try {
       return await work();
     } finally {
-      this.release();
+      // Held one more turn of the event loop: the caller turns the answer into JSON and writes it in the microtasks
+      // that follow, so the next trace starts once that copy of the answer is made and handed to the socket.
+      setImmediate(() => this.release());
     }
   }
 
