@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
 import { RpcCallError, call } from '../helpers/rpc.js';
 import { asm, deployCode, loopRuntime, push } from './evm-asm.js';
-import { ACCOUNT0, contractAt, sendScenario } from './scenario.js';
+import { ACCOUNT0, ACCOUNT1, contractAt, sendScenario } from './scenario.js';
 
 let node: NodeProcess;
 const loopCall = { from: ACCOUNT0, to: contractAt(0), gas: `0x${(30_000_000).toString(16)}` };
@@ -71,6 +71,27 @@ describe('trace caps', () => {
     expect(err).toBeInstanceOf(RpcCallError);
     expect((err as RpcCallError).code).toBe(-32602);
     expect((err as RpcCallError).message).toContain('network.rpc.debug.max-trace-bytes');
+  });
+
+  it('refuses a call below the intrinsic gas -32000, as eth_call does, not as an internal fault', async () => {
+    const low = { from: ACCOUNT0, to: ACCOUNT1, gas: '0x1770' };
+    const answers = [];
+    for (const [method, params] of [
+      ['eth_call', [low, 'latest']],
+      ['debug_traceCall', [low, 'latest', {}]],
+      ['trace_call', [low, ['trace'], 'latest']],
+    ] as const) {
+      const err = await call(node.url, method, [...params]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RpcCallError);
+      answers.push({
+        method,
+        code: (err as RpcCallError).code,
+        intrinsic: String(err).includes('INTRINSIC_GAS_TOO_LOW'),
+      });
+    }
+    expect(answers).toEqual(
+      ['eth_call', 'debug_traceCall', 'trace_call'].map((method) => ({ method, code: -32000, intrinsic: true })),
+    );
   });
 
   it('keeps `limit` a silent truncation under the cap, as geth does', async () => {

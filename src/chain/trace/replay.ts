@@ -12,14 +12,14 @@ import { type TypedTransaction, createLegacyTx } from '@ethereumjs/tx';
 import { Address, createContractAddress } from '@ethereumjs/util';
 import { createVM, runTx } from '@ethereumjs/vm';
 import { BlockRunner } from '../exec/block-runner.js';
-import type { CallMessage } from '../exec/call.js';
+import { type CallMessage, rejectionMessage } from '../exec/call.js';
 import { jumpAnalysisCacheInstalled } from '../exec/jump-analysis-cache.js';
 import { openState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import { TraceBudget } from './budget.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
 import { runTraced } from './run-traced.js';
-import type { TraceOptions, TxStart, TxTrace } from './types.js';
+import { TraceLimitError, type TraceOptions, type TxStart, type TxTrace } from './types.js';
 
 /** What the engine reads from the chain (`Blockchain` is one). */
 export interface TraceChain {
@@ -105,13 +105,15 @@ export async function traceCall(
   tx.getSenderAddress = () => sender;
   const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
   return runTraced(vm, txStart(tx, block), opts, deadline, budget, async () => {
-    const result = await runTx(vm, {
-      tx,
-      block,
-      skipNonce: true,
-      skipBalance: true,
-      skipBlockGasLimitValidation: true,
-    });
+    let result: Awaited<ReturnType<typeof runTx>>;
+    try {
+      result = await runTx(vm, { tx, block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true });
+    } catch (err) {
+      // runTx refusing the call (gas below the intrinsic gas, a sender with code) is an answer, as eth_call gives
+      // it; a cap the trace passed is thrown by runTraced first.
+      if (err instanceof TraceLimitError) throw err;
+      throw new TraceReplayError(rejectionMessage(err));
+    }
     return { gasUsed: result.totalGasSpent, failed: result.execResult.exceptionError !== undefined };
   });
 }
