@@ -6259,6 +6259,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/StateNotHeld"
         }
       ],
@@ -6468,6 +6471,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -6602,6 +6608,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/GethTraceTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/StateNotHeld"
         }
       ],
@@ -6692,6 +6701,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -6792,6 +6804,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/GethTraceTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/StateNotHeld"
@@ -12067,6 +12082,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/UnknownBlockTag"
         }
       ],
@@ -12166,6 +12184,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12257,6 +12278,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12338,6 +12362,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/UnknownBlockTag"
@@ -12442,6 +12469,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12543,6 +12573,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -12642,6 +12675,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         },
         {
           "$ref": "#/components/errors/BlockNotFound"
@@ -12762,6 +12798,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
         },
         {
+          "$ref": "#/components/errors/TraceSlotsBusy"
+        },
+        {
           "$ref": "#/components/errors/BlockNotFound"
         }
       ],
@@ -12872,6 +12911,9 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -13897,6 +13939,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -13952,6 +14000,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -14014,6 +14068,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -14083,6 +14143,12 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/TraceLimitExceeded"
+        },
+        {
+          "$ref": "#/components/errors/TraceAnswerTooLarge"
+        },
+        {
+          "$ref": "#/components/errors/TraceSlotsBusy"
         }
       ],
       "examples": [
@@ -20614,7 +20680,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       },
       "GethTraceNotTraceable": {
         "code": -32000,
-        "message": "genesis is not traceable / parent 0x… not found"
+        "message": "<method>: genesis is not traceable / parent 0x… not found"
       },
       "TraceTypeNotOffered": {
         "code": -32602,
@@ -20627,6 +20693,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "TraceAnswerTooLarge": {
         "code": -32602,
         "message": "<method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)"
+      },
+      "TraceSlotsBusy": {
+        "code": -32005,
+        "message": "<method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot"
       },
       "TraceFilterPageTooLarge": {
         "code": -32602,

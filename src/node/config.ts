@@ -170,13 +170,15 @@ export interface NodeConfig {
     readonly call: { readonly gasCap: bigint; readonly timeoutMs: number };
     /**
      * debug_accountRange / debug_storageRangeAt: the largest page; debug_trace*: the longest run (0 = no limit), the
-     * most struct-log entries and the largest answer.
+     * most struct-log entries, the most memory one trace takes, and how many run and wait at once.
      */
     readonly debug: {
       readonly maxRangeResults: number;
       readonly traceTimeoutMs: number;
       readonly maxStructLogs: number;
       readonly maxTraceBytes: number;
+      readonly maxConcurrentTraces: number;
+      readonly traceQueue: number;
     };
     /** JWT / API-key authentication of callers (src/server/auth.ts); off unless configured. */
     readonly auth: AuthConfig;
@@ -386,6 +388,8 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
         traceTimeoutMs: get('network.rpc.debug.trace-timeout'),
         maxStructLogs: get('network.rpc.debug.max-struct-logs'),
         maxTraceBytes: get('network.rpc.debug.max-trace-bytes'),
+        maxConcurrentTraces: get('network.rpc.debug.max-concurrent-traces'),
+        traceQueue: get('network.rpc.debug.trace-queue'),
       },
       auth: {
         enabled: get('network.rpc.auth.enabled'),

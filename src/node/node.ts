@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import type { AccountManager } from '../chain/accounts/index.js';
 import type { ChainEngine } from '../chain/engine.js';
 import { getNetwork } from '../chain/networks/index.js';
+import { TraceSlots } from '../chain/trace/index.js';
 import type { Namespace } from '../generated/registry.js';
 import type { PeerService } from '../p2p/types.js';
 import type { NodeConfig } from './config.js';
@@ -79,6 +80,11 @@ export class SvcNode {
   /** Enabled namespaces (the effective `apis` list). */
   readonly enabledNamespaces: ReadonlySet<Namespace>;
   readonly startedAt = Date.now();
+  /**
+   * The trace requests running and waiting in this process (network.rpc.debug.max-concurrent-traces, trace-queue,
+   * a wait of at most trace-timeout): the node's, not an engine's, so a swapped engine keeps the bound.
+   */
+  readonly traceSlots: TraceSlots;
   #chainStatus: ChainStatusSource = noChain;
   #engine: ChainEngine | undefined;
   #accounts: AccountManager | undefined;
@@ -93,6 +99,8 @@ export class SvcNode {
     this.version = packageVersion();
     this.clientVersion = `svc-node/v${this.version}/${process.platform}-${process.arch}/node${process.versions.node}`;
     this.enabledNamespaces = new Set(config.rpc.apis);
+    const { maxConcurrentTraces, traceQueue, traceTimeoutMs } = config.rpc.debug;
+    this.traceSlots = new TraceSlots(maxConcurrentTraces, traceQueue, traceTimeoutMs);
   }
 
   /** Called by the chain engine once it is running. */

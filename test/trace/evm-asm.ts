@@ -128,6 +128,22 @@ export const reverterRuntime = asm([
 /** Loops until its gas runs out. */
 export const loopRuntime = asm(['JUMPDEST', push(0), 'JUMP']);
 
+/**
+ * Grows its memory by 256 bytes a turn (mem[off] = off, off += 256) until its gas runs out: with enableMemory every
+ * struct-log entry carries the whole, ever larger memory (30 M gas reach ~120 KiB, ~3,000 entries).
+ */
+export const memoryGrowRuntime = asm([
+  push(0),
+  'JUMPDEST',
+  'DUP1',
+  'DUP1',
+  'MSTORE',
+  push(256),
+  'ADD',
+  push(2),
+  'JUMP',
+]);
+
 /** Counts down from its argument in a loop (for a trace of a chosen number of steps), then stops. */
 export const countdownRuntime = asm([
   push(0),

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
 import { RpcCallError, call } from '../helpers/rpc.js';
 import { asm, deployCode, loopRuntime, push } from './evm-asm.js';
-import { ACCOUNT0, contractAt, sendScenario } from './scenario.js';
+import { ACCOUNT0, ACCOUNT1, contractAt, sendScenario } from './scenario.js';
 
 let node: NodeProcess;
 const loopCall = { from: ACCOUNT0, to: contractAt(0), gas: `0x${(30_000_000).toString(16)}` };
@@ -35,9 +35,10 @@ beforeAll(async () => {
   node = await startNode({
     args: ['--no-p2p'],
     env: {
-      SVC_NODE_NETWORK_RPC_DEBUG_MAX_STRUCT_LOGS: '3000',
-      SVC_NODE_NETWORK_RPC_DEBUG_MAX_TRACE_BYTES: '250000',
-      SVC_NODE_NETWORK_RPC_DEBUG_TRACE_TIMEOUT: '2s',
+      SVC_NODE_NETWORK_RPC_DEBUG_MAX_STRUCT_LOGS: '1000',
+      SVC_NODE_NETWORK_RPC_DEBUG_MAX_TRACE_BYTES: '440000',
+      // Long enough for a cold trace_call to reach the size cap on a loaded 2-core machine (it took 1.7 s there).
+      SVC_NODE_NETWORK_RPC_DEBUG_TRACE_TIMEOUT: '4s',
     },
   });
   await sendScenario(node.url, [
@@ -55,7 +56,7 @@ describe('trace caps', () => {
     const err = await refusal({ disableStack: true });
     expect(err.code).toBe(-32602);
     expect(err.message).toContain('network.rpc.debug.max-struct-logs');
-    expect(err.message).toContain('3000');
+    expect(err.message).toContain('1000');
   });
 
   it('stops a trace whose answer grows past network.rpc.debug.max-trace-bytes', async () => {
@@ -72,8 +73,29 @@ describe('trace caps', () => {
     expect((err as RpcCallError).message).toContain('network.rpc.debug.max-trace-bytes');
   });
 
+  it('refuses a call below the intrinsic gas -32000, as eth_call does, not as an internal fault', async () => {
+    const low = { from: ACCOUNT0, to: ACCOUNT1, gas: '0x1770' };
+    const answers = [];
+    for (const [method, params] of [
+      ['eth_call', [low, 'latest']],
+      ['debug_traceCall', [low, 'latest', {}]],
+      ['trace_call', [low, ['trace'], 'latest']],
+    ] as const) {
+      const err = await call(node.url, method, [...params]).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(RpcCallError);
+      answers.push({
+        method,
+        code: (err as RpcCallError).code,
+        intrinsic: String(err).includes('INTRINSIC_GAS_TOO_LOW'),
+      });
+    }
+    expect(answers).toEqual(
+      ['eth_call', 'debug_traceCall', 'trace_call'].map((method) => ({ method, code: -32000, intrinsic: true })),
+    );
+  });
+
   it('keeps `limit` a silent truncation under the cap, as geth does', async () => {
-    // ~7,500 opcodes: past the 3,000-entry cap, but limit stops recording first and the call runs to its end.
+    // ~7,500 opcodes: past the 1,000-entry cap, but limit stops recording first and the call runs to its end.
     const short = { ...loopCall, gas: `0x${(30_000).toString(16)}` };
     const trace = await call(node.url, 'debug_traceCall', [short, 'latest', { limit: 5 }]);
     expect(trace.structLogs.map((e: { op: string }) => e.op)).toEqual([

@@ -782,9 +782,10 @@ export interface RpcMethodsClient {
    * @param [config] geth's TraceConfig: the tracer and its options, timeout.
    * @returns traces
    * @throws {RpcClientError} -32602 invalid params: the block RLP cannot be decoded
-   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32000 <method>: genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlock(...params: T.DebugTraceBlockParams): Promise<T.DebugTraceBlockResult>;
@@ -795,9 +796,10 @@ export interface RpcMethodsClient {
    * @param [config] geth's TraceConfig: the tracer and its options, timeout.
    * @returns traces
    * @throws {RpcClientError} -32001 Block 0x… not found
-   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32000 <method>: genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByHash(...params: T.DebugTraceBlockByHashParams): Promise<T.DebugTraceBlockByHashResult>;
@@ -809,9 +811,10 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
-   * @throws {RpcClientError} -32000 genesis is not traceable / parent 0x… not found
+   * @throws {RpcClientError} -32000 <method>: genesis is not traceable / parent 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceBlockByNumber(...params: T.DebugTraceBlockByNumberParams): Promise<T.DebugTraceBlockByNumberResult>;
@@ -826,6 +829,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   debug_traceCall(...params: T.DebugTraceCallParams): Promise<T.DebugTraceCallResult>;
   /**
@@ -837,6 +841,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout or the request's timeout)
    * @throws {RpcClientError} -32602 <method>: struct logger entries (or trace result of about <b> bytes) above the limit of <n> (network.rpc.debug.max-struct-logs | network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32000 state of block N is not held: this node was snap-synced at block P
    */
   debug_traceTransaction(...params: T.DebugTraceTransactionParams): Promise<T.DebugTraceTransactionResult>;
@@ -847,6 +852,7 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    */
   trace_block(...params: T.TraceBlockParams): Promise<T.TraceBlockResult>;
@@ -860,6 +866,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_call(...params: T.TraceCallParams): Promise<T.TraceCallResult>;
@@ -872,6 +879,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -32001 Block 0x… not found
    */
   trace_callMany(...params: T.TraceCallManyParams): Promise<T.TraceCallManyResult>;
@@ -883,6 +891,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 trace_filter: block range of <n> is above the limit of <m> (network.rpc.trace.filter-max-blocks)
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    * @throws {RpcClientError} -39001 Unknown block: Ethereum Classic is proof-of-work, no block is ever safe (or finalized)
    * @throws {RpcClientError} -32602 invalid block range params: eth_getLogs got fromBlock 0x4 after toBlock 0x2; fromBlock must not be after toBlock
    * @throws {RpcClientError} -32602 block range extends beyond current head block: eth_getLogs got fromBlock 0x64, past the head 0x5; no block of the range exists yet
@@ -896,6 +905,7 @@ export interface RpcMethodsClient {
    * @returns trace
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_get(...params: T.TraceGetParams): Promise<T.TraceGetResult>;
   /**
@@ -908,6 +918,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_rawTransaction(...params: T.TraceRawTransactionParams): Promise<T.TraceRawTransactionResult>;
   /**
@@ -919,6 +930,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_replayBlockTransactions(...params: T.TraceReplayBlockTransactionsParams): Promise<T.TraceReplayBlockTransactionsResult>;
   /**
@@ -930,6 +942,7 @@ export interface RpcMethodsClient {
    * @throws {RpcClientError} -32602 invalid params: vmTrace is not offered; ask for trace and/or stateDiff
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_replayTransaction(...params: T.TraceReplayTransactionParams): Promise<T.TraceReplayTransactionResult>;
   /**
@@ -939,6 +952,7 @@ export interface RpcMethodsClient {
    * @returns traces
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
    * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   trace_transaction(...params: T.TraceTransactionParams): Promise<T.TraceTransactionResult>;
   /**
@@ -1750,6 +1764,8 @@ export interface RpcMethodsClient {
    * @returns creator
    * @throws {RpcClientError} -32004 <what this node does not hold>
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_getContractCreator(...params: T.OtsGetContractCreatorParams): Promise<T.OtsGetContractCreatorResult>;
   /**
@@ -1759,6 +1775,8 @@ export interface RpcMethodsClient {
    * @returns operations
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_getInternalOperations(...params: T.OtsGetInternalOperationsParams): Promise<T.OtsGetInternalOperationsResult>;
   /**
@@ -1777,6 +1795,8 @@ export interface RpcMethodsClient {
    * @returns revertData
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_getTransactionError(...params: T.OtsGetTransactionErrorParams): Promise<T.OtsGetTransactionErrorResult>;
   /**
@@ -1813,6 +1833,8 @@ export interface RpcMethodsClient {
    * @returns entries
    * @throws {RpcClientError} -32000 transaction 0x… not found
    * @throws {RpcClientError} -32005 <method>: execution timeout (<n> ms, network.rpc.debug.trace-timeout)
+   * @throws {RpcClientError} -32602 <method>: trace result of about <b> bytes is above the limit of <n> bytes (network.rpc.debug.max-trace-bytes)
+   * @throws {RpcClientError} -32005 <method>: N traces are running and M waiting, the most this node allows (network.rpc.debug.max-concurrent-traces N, network.rpc.debug.trace-queue M); try again in 1 s (data.backoffSeconds); also after waiting network.rpc.debug.trace-timeout for a slot
    */
   ots_traceTransaction(...params: T.OtsTraceTransactionParams): Promise<T.OtsTraceTransactionResult>;
 }

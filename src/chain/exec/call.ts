@@ -348,13 +348,12 @@ async function executeCall(
   };
 }
 
-function rejection(err: unknown): CallResult {
+/** runTx's refusal of a call, without the block and transaction details @ethereumjs appends. */
+export function rejectionMessage(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err);
-  return {
-    returnData: new Uint8Array(0),
-    gasUsed: 0n,
-    reverted: false,
-    error: message.replace(/ \([\s\S]*? -> [\s\S]*$/, '').trim(),
-    logs: [],
-  };
+  return message.replace(/ \([\s\S]*? -> [\s\S]*$/, '').trim();
+}
+
+function rejection(err: unknown): CallResult {
+  return { returnData: new Uint8Array(0), gasUsed: 0n, reverted: false, error: rejectionMessage(err), logs: [] };
 }

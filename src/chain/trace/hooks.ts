@@ -3,23 +3,31 @@
  * transaction runs, and enforces the request's caps there.
  *
  * The step listener takes @ethereumjs's two-argument form, so the EVM awaits it: a tracer may read the state
- * before an opcode runs (prestateTracer, the struct logger's SLOAD values), and every `YIELD_EVERY` steps the
- * trace gives the event loop a turn, so a long trace does not stall the node's other requests. The clock is read
- * at those turns too. A cap passed throws `TraceLimitError` from the listener: it is not an EVM error, so no frame
- * catches it and it leaves runTx (the VM it ran on is dropped with the trace).
+ * before an opcode runs (prestateTracer, the struct logger's SLOAD values). A trace runs in slices: every
+ * `CHECK_EVERY` steps the caps are checked, and once a slice has run `SLICE_MS` the trace gives the event loop a turn,
+ * so a long trace does not stall the node's other requests; slices are measured in time, not steps, because a step
+ * with `enableMemory` over a large memory costs a hundred times a plain one. A cap passed throws `TraceLimitError`
+ * from the listener: it is not an EVM error, so no frame catches it and it leaves runTx (the VM it ran on is dropped
+ * with the trace); the session keeps it too, for a runner that reports a throw as a failed transaction.
  */
 import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { heldFor, type TraceBudget } from './budget.js';
 import { gethError } from './geth-errors.js';
 import { TraceLimitError, type FrameEnter, type FrameType, type TraceLimits, type Tracer } from './types.js';
 
 /**
- * Steps between two turns of the event loop. A step with a tracer costs ~1–3 µs, so other requests wait a few
- * ms at most; a turn costs ~10 µs (measured with bench/trace.ts: under 1% of a struct-logger trace).
+ * Steps between two looks at the clock and the caps: a plain step costs ~1–3 µs and a clock read ~50 ns, but a step
+ * of a struct logger with `enableMemory` over 100 KiB of memory costs ~0.3 ms.
  */
-const YIELD_EVERY = 2048;
+const CHECK_EVERY = 8;
+/**
+ * Longest slice of a trace between two turns of the event loop: other requests wait about this long. A turn costs
+ * ~10 µs (measured with bench/trace.ts: under 1% of a struct-logger trace).
+ */
+const SLICE_MS = 5;
 
 const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
 const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
@@ -87,7 +95,8 @@ export class TraceSession {
   /** The account whose code ran the last step: the `from` of a frame it opens (msg.caller is not, for DELEGATECALL). */
   private lastAddress: Uint8Array = new Uint8Array(20);
   private lastOpByte = 0;
-  private countdown = YIELD_EVERY;
+  private countdown = CHECK_EVERY;
+  private sliceStart = performance.now();
   /** A cap passed or a tracer failed where the listener could not throw (after an await). */
   private failure: unknown;
   private detachAll: (() => void) | undefined;
@@ -95,7 +104,7 @@ export class TraceSession {
   constructor(
     private readonly tracer: Tracer,
     private readonly deadline: Deadline | undefined,
-    private readonly maxResultBytes: number,
+    private readonly budget: TraceBudget,
     private readonly precompiles: ReadonlySet<string>,
   ) {}
 
@@ -104,27 +113,23 @@ export class TraceSession {
     const awaited = (e: InterpreterStep, resolve?: (result?: unknown) => void): void => {
       const resume = resolve as () => void;
       if (this.failure !== undefined) throw this.failure;
-      if (--this.countdown === 0) {
-        this.countdown = YIELD_EVERY;
-        this.checkCaps();
+      if (--this.countdown === 0 && this.sliceOver()) {
         this.settle(
-          nextTurn().then(() => this.onStep(e)),
+          nextTurn().then(() => this.turnTaken(e)),
           resume,
         );
         return;
       }
-      const pending = this.onStep(e);
+      const pending = this.guarded(e);
       if (pending === undefined) resume();
       else this.settle(pending, resume);
     };
     // A tracer that never reads the state per opcode runs on a plain listener (~30% faster a trace, measured
-    // with test/trace's countdown), which hands over to `turn` for the one opcode after every YIELD_EVERY.
+    // with test/trace's countdown), which hands over to `turn` for the one opcode after a slice ends.
     const plain = (e: InterpreterStep): void => {
       if (this.failure !== undefined) throw this.failure;
-      void this.onStep(e);
-      if (--this.countdown === 0) {
-        this.countdown = YIELD_EVERY;
-        this.checkCaps();
+      void this.guarded(e);
+      if (--this.countdown === 0 && this.sliceOver()) {
         evm.events.off('step', plain);
         evm.events.on('step', turn);
       }
@@ -133,7 +138,7 @@ export class TraceSession {
       evm.events.off('step', turn);
       evm.events.on('step', plain);
       this.settle(
-        nextTurn().then(() => void this.onStep(e)),
+        nextTurn().then(() => void this.turnTaken(e)),
         resolve as () => void,
       );
     };
@@ -169,15 +174,32 @@ export class TraceSession {
 
   private checkCaps(): void {
     if (this.deadline !== undefined && performance.now() > this.deadline.at) throw timedOut(this.deadline);
-    if (this.maxResultBytes > 0) {
-      const size = this.tracer.sizeEstimate?.() ?? 0;
-      if (size > this.maxResultBytes) {
-        throw new TraceLimitError(
-          'resultBytes',
-          this.maxResultBytes,
-          `trace result of about ${size} bytes is above the limit of ${this.maxResultBytes} bytes`,
-        );
-      }
+    this.budget.check(heldFor(this.tracer.sizeEstimate?.() ?? 0));
+  }
+
+  /** Every CHECK_EVERY steps: the caps, then whether the slice has run long enough to give the event loop a turn. */
+  private sliceOver(): boolean {
+    this.countdown = CHECK_EVERY;
+    this.record(() => this.checkCaps());
+    return performance.now() - this.sliceStart >= SLICE_MS;
+  }
+
+  private turnTaken(e: InterpreterStep): Promise<void> | undefined {
+    this.sliceStart = performance.now();
+    return this.guarded(e);
+  }
+
+  /** The step, with a throw kept as the session's failure as well (a block's runner swallows it). */
+  private guarded(e: InterpreterStep): Promise<void> | undefined {
+    return this.record(() => this.onStep(e));
+  }
+
+  private record<T>(work: () => T): T {
+    try {
+      return work();
+    } catch (err) {
+      this.failure ??= err;
+      throw err;
     }
   }
 

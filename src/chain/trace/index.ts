@@ -5,6 +5,7 @@
 export { traceBlock, traceCall, traceTransaction, TraceReplayError } from './replay.js';
 export type { TraceCallOptions, TraceChain } from './replay.js';
 export { TRACER_NAMES, TraceLimitError } from './types.js';
+export { TraceBusyError, TraceSlots } from './slots.js';
 export type {
   EngineTracerName,
   StructLoggerConfig,

@@ -12,13 +12,14 @@ import { type TypedTransaction, createLegacyTx } from '@ethereumjs/tx';
 import { Address, createContractAddress } from '@ethereumjs/util';
 import { createVM, runTx } from '@ethereumjs/vm';
 import { BlockRunner } from '../exec/block-runner.js';
-import type { CallMessage } from '../exec/call.js';
+import { type CallMessage, rejectionMessage } from '../exec/call.js';
 import { jumpAnalysisCacheInstalled } from '../exec/jump-analysis-cache.js';
 import { openState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
+import { TraceBudget } from './budget.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
 import { runTraced } from './run-traced.js';
-import type { TraceOptions, TxStart, TxTrace } from './types.js';
+import { TraceLimitError, type TraceOptions, type TxStart, type TxTrace } from './types.js';
 
 /** What the engine reads from the chain (`Blockchain` is one). */
 export interface TraceChain {
@@ -102,14 +103,17 @@ export async function traceCall(
     { common, freeze: false },
   );
   tx.getSenderAddress = () => sender;
-  return runTraced(vm, txStart(tx, block), opts, deadline, async () => {
-    const result = await runTx(vm, {
-      tx,
-      block,
-      skipNonce: true,
-      skipBalance: true,
-      skipBlockGasLimitValidation: true,
-    });
+  const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
+  return runTraced(vm, txStart(tx, block), opts, deadline, budget, async () => {
+    let result: Awaited<ReturnType<typeof runTx>>;
+    try {
+      result = await runTx(vm, { tx, block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true });
+    } catch (err) {
+      // runTx refusing the call (gas below the intrinsic gas, a sender with code) is an answer, as eth_call gives
+      // it; a cap the trace passed is thrown by runTraced first.
+      if (err instanceof TraceLimitError) throw err;
+      throw new TraceReplayError(rejectionMessage(err));
+    }
     return { gasUsed: result.totalGasSpent, failed: result.execResult.exceptionError !== undefined };
   });
 }
@@ -141,6 +145,8 @@ async function replay(
   // A block at or below a snap-sync base replays on a state that was never downloaded: say so, not "missing node".
   await chain.stateAt(parent.hash());
   const deadline = deadlineOf(opts.limits);
+  // One budget for the whole request: a block's traces are answered together.
+  const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
   const { store, ancestors, stateRoot } = chain.replayBase(parent);
   const runner = await BlockRunner.start({
     store,
@@ -161,7 +167,7 @@ async function replay(
       if (!outcome.ok) throw new TraceReplayError(`transaction ${i} cannot be replayed: ${outcome.reason}`);
       continue;
     }
-    const result = await runTraced(vm, txStart(tx, block), opts, deadline, async () => {
+    const result = await runTraced(vm, txStart(tx, block), opts, deadline, budget, async () => {
       const outcome = await runner.apply(tx);
       if (!outcome.ok) throw new TraceReplayError(`transaction ${i} cannot be replayed: ${outcome.reason}`);
       return { gasUsed: outcome.receipt.gasUsed, failed: outcome.receipt.status === 0 };

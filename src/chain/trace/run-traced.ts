@@ -5,6 +5,7 @@
  */
 import type { EVM } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
+import type { TraceBudget } from './budget.js';
 import { TraceSession, type Deadline } from './hooks.js';
 import { newTracer } from './tracers.js';
 import type { TraceOptions, TxStart } from './types.js';
@@ -21,13 +22,14 @@ export async function runTraced(
   start: Omit<TxStart, 'state'>,
   opts: TraceOptions,
   deadline: Deadline | undefined,
+  budget: TraceBudget,
   run: () => Promise<RunOutcome>,
 ): Promise<unknown> {
-  const tracer = newTracer(opts);
+  const tracer = newTracer(opts, budget);
   const state = vm.stateManager;
   await tracer.txStart?.({ ...start, state });
   const evm = vm.evm as EVM;
-  const session = new TraceSession(tracer, deadline, opts.limits?.maxResultBytes ?? 0, new Set(evm.precompiles.keys()));
+  const session = new TraceSession(tracer, deadline, budget, new Set(evm.precompiles.keys()));
   let returnValue: Uint8Array = EMPTY;
   const afterTx = (e: { execResult: { returnValue: Uint8Array } }): void => {
     returnValue = e.execResult.returnValue;
@@ -37,6 +39,11 @@ export async function runTraced(
   let outcome: RunOutcome;
   try {
     outcome = await run();
+  } catch (err) {
+    // A cap the trace passed is why the run failed, whatever the runner made of it (a block's runner reports any
+    // throw from runTx as a transaction that does not apply).
+    session.check();
+    throw err;
   } finally {
     session.detach();
     vm.events.off('afterTx', afterTx);
@@ -45,5 +52,6 @@ export async function runTraced(
   session.check();
   await tracer.txEnd?.({ ...outcome, returnValue, state });
   session.check();
+  budget.charge(tracer.sizeEstimate?.() ?? 0);
   return tracer.result();
 }

@@ -7,8 +7,10 @@
  * `limit` stops recording silently as geth does; `maxEntries` is the node's cap and stops the trace instead.
  */
 import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { JSON_COPIES, type TraceBudget, arrayBytes, objectBytes, stringBytes } from './budget.js';
 import { wordBytes } from './hooks.js';
 import { bytesToWord } from './json.js';
+import { MemoryColumn, StackColumn } from './struct-log-values.js';
 import { TraceLimitError, type StepInfo, type StructLoggerConfig, type Tracer, type TxEnd } from './types.js';
 
 export interface StructLogJson {
@@ -27,12 +29,20 @@ export interface StructLogJson {
 
 const word64 = (v: bigint): string => v.toString(16).padStart(64, '0');
 
+/** An entry's object (up to 11 fields) and its place in the list. */
+const ENTRY_HEAP = objectBytes(11) + 8;
+/** `{"pc":…,"op":"…","gas":…,"gasCost":…,"depth":…},` without the op name, numbers at their usual widths. */
+const ENTRY_JSON = 60;
+/** A storage slot in the answer: 64 + 64 hex digits, quotes, colon, comma. */
+const SLOT_JSON = 134;
+
 export class StructLogger implements Tracer {
   private readonly logs: StructLogJson[] = [];
   /** Per contract address (hex): the slots its frames read or wrote so far. */
   private readonly storage = new Map<string, Record<string, string>>();
+  private readonly stack = new StackColumn();
+  private readonly memory = new MemoryColumn();
   private end: TxEnd | undefined;
-  private bytes = 0;
   /** SLOAD entries read the slot's value from the state. */
   readonly asyncSteps: boolean;
 
@@ -40,8 +50,8 @@ export class StructLogger implements Tracer {
     private readonly config: StructLoggerConfig,
     /** The node's cap on entries (0 = none). */
     private readonly maxEntries: number,
-    /** The node's cap on the answer's size (0 = none), checked on every entry: entries are most of a trace's size. */
-    private readonly maxBytes: number,
+    /** The request's memory budget, charged with each entry as it is made: entries are most of a trace's size. */
+    private readonly budget: TraceBudget,
   ) {
     this.asyncSteps = config.disableStorage !== true;
   }
@@ -56,13 +66,6 @@ export class StructLogger implements Tracer {
         `struct logger entries above the limit of ${this.maxEntries}`,
       );
     }
-    if (this.maxBytes > 0 && this.bytes > this.maxBytes) {
-      throw new TraceLimitError(
-        'resultBytes',
-        this.maxBytes,
-        `trace result of about ${this.bytes} bytes is above the limit of ${this.maxBytes} bytes`,
-      );
-    }
     const entry: StructLogJson = {
       pc: s.pc,
       op: s.opName,
@@ -70,23 +73,32 @@ export class StructLogger implements Tracer {
       gasCost: Number(s.gasCost),
       depth: s.depth,
     };
-    this.bytes += 80;
+    let heap = ENTRY_HEAP;
+    let json = ENTRY_JSON + s.opName.length;
     if (this.config.disableStack !== true) {
-      entry.stack = s.stack.map((v) => `0x${v.toString(16)}`);
-      this.bytes += entry.stack.length * 20;
+      const column = this.stack.of(s.stack);
+      entry.stack = column.values;
+      heap += arrayBytes(column.values.length) + column.freshBytes;
+      json += 11 + column.jsonChars;
     }
     if (this.config.enableMemory === true && s.memory.length > 0) {
-      const rows: string[] = [];
-      for (let i = 0; i < s.memory.length; i += 32) rows.push(bytesToUnprefixedHex(s.memory.subarray(i, i + 32)));
-      entry.memory = rows;
-      this.bytes += rows.length * 68;
+      const column = this.memory.of(s.memory);
+      entry.memory = column.values;
+      heap += (column.shared ? 0 : arrayBytes(column.values.length)) + column.freshBytes;
+      json += 12 + column.jsonChars;
     }
     if (this.config.enableReturnData === true && s.returnData.length > 0) {
-      entry.returnData = `0x${bytesToUnprefixedHex(s.returnData)}`;
-      this.bytes += s.returnData.length * 2;
+      entry.returnData = `0x${Buffer.from(s.returnData.buffer, s.returnData.byteOffset, s.returnData.length).toString('hex')}`;
+      heap += stringBytes(entry.returnData.length);
+      json += entry.returnData.length + 17;
     }
-    if (s.refund > 0n) entry.refund = Number(s.refund);
+    if (s.refund > 0n) {
+      entry.refund = Number(s.refund);
+      json += 20;
+    }
     this.logs.push(entry);
+    // Charged once the entry is kept: a cap passed stops the trace at this opcode, before anything else is built.
+    this.budget.charge(heap + JSON_COPIES * json);
     if (this.config.disableStorage === true || (s.op !== 0x54 && s.op !== 0x55) || s.stack.length < 1) return undefined;
     const top = s.stack.length - 1;
     const key = bytesToUnprefixedHex(s.address);
@@ -96,16 +108,21 @@ export class StructLogger implements Tracer {
     if (s.op === 0x55) {
       if (s.stack.length < 2) return undefined;
       slots[word64(slot)] = word64(s.stack[top - 1]);
-      entry.storage = { ...slots };
-      this.bytes += Object.keys(slots).length * 132;
+      this.keepStorage(entry, slots);
       return undefined;
     }
     const frameSlots = slots;
     return s.state.getStorage(new Address(s.address), wordBytes(slot)).then((value) => {
       frameSlots[word64(slot)] = word64(bytesToWord(value));
-      entry.storage = { ...frameSlots };
-      this.bytes += Object.keys(frameSlots).length * 132;
+      this.keepStorage(entry, frameSlots);
     });
+  }
+
+  /** geth gives an SLOAD / SSTORE entry the frame's slots so far: a copy (later entries add to them). */
+  private keepStorage(entry: StructLogJson, slots: Record<string, string>): void {
+    entry.storage = { ...slots };
+    const count = Object.keys(slots).length;
+    this.budget.charge(objectBytes(2 * count) + stringBytes(64) * 2 + JSON_COPIES * (12 + count * SLOT_JSON));
   }
 
   /**
@@ -126,10 +143,6 @@ export class StructLogger implements Tracer {
 
   txEnd(end: TxEnd): void {
     this.end = end;
-  }
-
-  sizeEstimate(): number {
-    return this.bytes;
   }
 
   result(): { gas: number; failed: boolean; returnValue: string; structLogs: StructLogJson[] } {

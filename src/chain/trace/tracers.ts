@@ -1,20 +1,24 @@
-/** A new tracer for one transaction, by name (undefined = the struct logger) and geth's tracerConfig. */
+/**
+ * A new tracer for one transaction, by name (undefined = the struct logger) and geth's tracerConfig; the struct logger
+ * charges the request's budget as it records (the others report their size to the hook layer, hooks.ts).
+ */
 import { CallTracer } from './call-tracer.js';
 import { FlatCallTracer } from './flat-call-tracer.js';
 import { FourByteTracer } from './four-byte-tracer.js';
 import { NoopTracer } from './noop-tracer.js';
 import { OtsTracer } from './ots-tracer.js';
 import { PrestateTracer } from './prestate-tracer.js';
+import type { TraceBudget } from './budget.js';
 import { StructLogger } from './struct-logger.js';
 import type { TraceOptions, Tracer } from './types.js';
 
 const flag = (config: TraceOptions['tracerConfig'], key: string): boolean => config?.[key] === true;
 
-export function newTracer(opts: TraceOptions): Tracer {
+export function newTracer(opts: TraceOptions, budget: TraceBudget): Tracer {
   const config = opts.tracerConfig;
   switch (opts.tracer) {
     case undefined:
-      return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0, opts.limits?.maxResultBytes ?? 0);
+      return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0, budget);
     case 'callTracer':
       return new CallTracer({ onlyTopCall: flag(config, 'onlyTopCall'), withLog: flag(config, 'withLog') });
     case 'flatCallTracer':

@@ -10,7 +10,8 @@ import type { CallFrameJson } from '../../chain/trace/index.js';
 import type { AnvilMinedBlock, EvmMineDetailedParams, EvmMineDetailedResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { blockJson } from '../eth/getBlock.js';
-import { callTracerOpts, traceLimits, traced } from '../trace/tracing.js';
+import { callTracerOpts, traceLimits } from '../trace/tracing.js';
+import { tracing } from '../trace-answer.js';
 import { controlsOf } from './controls.js';
 import { mineOptionsOf, mining } from './mine.js';
 
@@ -35,7 +36,7 @@ async function detailed(method: string, block: EngineBlock, ctx: HandlerContext)
   const json = await blockJson(engine, { block, hash: block.hash(), pending: false }, true);
   if (block.transactions.length === 0) return { ...json, transactions: [] } as AnvilMinedBlock;
   const opts = callTracerOpts(traceLimits(ctx), true);
-  const traces = (await traced(method, () => traceBlock(engine.chain, block.hash(), opts))) ?? [];
+  const traces = (await tracing(ctx, method, () => traceBlock(engine.chain, block.hash(), opts))) ?? [];
   const transactions = (json.transactions as object[]).map((tx, i) => {
     const top = traces[i]?.result as CallFrameJson | undefined;
     return {

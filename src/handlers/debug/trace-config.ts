@@ -1,14 +1,13 @@
 /**
- * geth's TraceConfig → the engine's trace options under the node's caps, and the engine's trace errors → JSON-RPC
- * answers. The tracer name was checked by the validator (an enum: an unknown name or a JavaScript tracer body is
- * -32602 listing the tracers). The request's `timeout` can only shorten `network.rpc.debug.trace-timeout`.
+ * geth's TraceConfig → the engine's trace options under the node's caps (a trace's errors are answered by
+ * ../trace-answer.ts, as for every tracing method). The tracer name was checked by the validator (an enum: an
+ * unknown name or a JavaScript tracer body is -32602 listing the tracers). The request's `timeout` can only shorten
+ * `network.rpc.debug.trace-timeout`.
  */
-import { TraceLimitError, TraceReplayError, type TraceOptions } from '../../chain/trace/index.js';
+import type { TraceOptions } from '../../chain/trace/index.js';
 import type { GethTraceConfig } from '../../generated/types.js';
-import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
-import { traceCapCode } from '../limits.js';
+import { invalidParams } from '../../rpc/errors.js';
 
 const GO_UNITS: Readonly<Record<string, number>> = {
   ns: 1e-6,
@@ -55,30 +54,4 @@ export function traceOptionsOf(config: GethTraceConfig | undefined, ctx: Handler
       maxResultBytes: caps.maxTraceBytes,
     },
   };
-}
-
-const SETTING_OF = {
-  structLogs: 'network.rpc.debug.max-struct-logs',
-  resultBytes: 'network.rpc.debug.max-trace-bytes',
-} as const;
-
-/**
- * Runs a trace, answering a cap it reached (naming the cap and its setting) -32602 for the size caps and -32005 for
- * the time cap (`traceCapCode`), and replay failures -32000.
- */
-export async function answering<T>(method: string, trace: () => Promise<T>): Promise<T> {
-  try {
-    return await trace();
-  } catch (err) {
-    if (err instanceof TraceLimitError) {
-      const source = err.cap === 'timeout' ? '' : ` (${SETTING_OF[err.cap]})`;
-      throw new RpcError(traceCapCode(err.cap), `${method}: ${err.message}${source}`, {
-        cap: err.cap,
-        limit: err.limit,
-      });
-    }
-    if (err instanceof TraceReplayError || err instanceof StateNotHeldError)
-      throw new RpcError(ErrorCode.ServerError, err.message);
-    throw err;
-  }
 }

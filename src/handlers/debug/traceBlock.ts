@@ -14,7 +14,8 @@ import { invalidParams } from '../../rpc/errors.js';
 import { blockNotFound, engineOf, findBlock, findBlockByHash } from '../block-ref.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { placeFlatFrames } from './flat-frames.js';
-import { answering, traceOptionsOf } from './trace-config.js';
+import { traceOptionsOf } from './trace-config.js';
+import { tracing } from '../trace-answer.js';
 
 async function traced(
   method: string,
@@ -24,7 +25,7 @@ async function traced(
 ): Promise<DebugTraceBlockResult> {
   const opts = traceOptionsOf(config, ctx);
   const chain = engineOf(ctx).chain;
-  const traces = await answering(method, () => traceBlock(chain, block, opts));
+  const traces = await tracing(ctx, method, () => traceBlock(chain, block, opts));
   const blockHash = block.hash();
   return (traces ?? []).map((t, index) => {
     const result = t.result as GethTraceResult;

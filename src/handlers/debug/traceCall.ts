@@ -12,7 +12,8 @@ import { invalidParams } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
 import { callOverridesOf } from '../eth/call-overrides.js';
 import { callBlock, callMessageOf } from '../eth/call-request.js';
-import { answering, traceOptionsOf } from './trace-config.js';
+import { traceOptionsOf } from './trace-config.js';
+import { tracing } from '../trace-answer.js';
 
 /**
  * Runs a call as eth_call would (same defaults and gas cap) on a block's state and traces it; the config's
@@ -41,5 +42,7 @@ export async function debug_traceCall(
       throw err;
     }
   }
-  return (await answering('debug_traceCall', () => traceCall(engine.chain, msg, block, opts))) as DebugTraceCallResult;
+  return (await tracing(ctx, 'debug_traceCall', () =>
+    traceCall(engine.chain, msg, block, opts),
+  )) as DebugTraceCallResult;
 }

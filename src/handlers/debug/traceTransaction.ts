@@ -5,7 +5,8 @@ import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
 import { bytesFromHex } from '../hex.js';
 import { placeFlatFrames } from './flat-frames.js';
-import { answering, traceOptionsOf } from './trace-config.js';
+import { traceOptionsOf } from './trace-config.js';
+import { tracing } from '../trace-answer.js';
 
 /** Replays the transaction's block up to it and traces it (geth's debug_traceTransaction). */
 export async function debug_traceTransaction(
@@ -14,7 +15,9 @@ export async function debug_traceTransaction(
 ): Promise<DebugTraceTransactionResult> {
   const opts = traceOptionsOf(config, ctx);
   const chain = engineOf(ctx).chain;
-  const result = await answering('debug_traceTransaction', () => traceTransaction(chain, bytesFromHex(txHash), opts));
+  const result = await tracing(ctx, 'debug_traceTransaction', () =>
+    traceTransaction(chain, bytesFromHex(txHash), opts),
+  );
   if (result === undefined) throw new RpcError(ErrorCode.ServerError, `transaction ${txHash.toLowerCase()} not found`);
   if (opts.tracer !== 'flatCallTracer') return result as DebugTraceTransactionResult;
   const hash = bytesFromHex(txHash);

@@ -20,7 +20,8 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf, stateAt } from '../block-ref.js';
 import { readsOf } from '../fork-history.js';
-import { answering, traceOptionsOf } from '../debug/trace-config.js';
+import { traceOptionsOf } from '../debug/trace-config.js';
+import { tracing } from '../trace-answer.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';
 import { blockRefOf, quantityOf } from './block-number.js';
 
@@ -73,7 +74,7 @@ export async function ots_getContractCreator(
   const hash = await engine.chain.getCanonicalHash(number);
   if (hash === undefined) return null;
   const opts = { ...traceOptionsOf(undefined, ctx), tracer: 'otsTracer' as const };
-  const traces = await answering('ots_getContractCreator', () => traceBlock(engine.chain, hash, opts));
+  const traces = await tracing(ctx, 'ots_getContractCreator', () => traceBlock(engine.chain, hash, opts));
   const wanted = address.toLowerCase();
   for (const trace of [...(traces ?? [])].reverse()) {
     const { root } = trace.result as OtsTraceJson;

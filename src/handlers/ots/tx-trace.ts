@@ -1,7 +1,8 @@
 /**
  * ots_traceTransaction, ots_getInternalOperations and ots_getTransactionError: one replay of the transaction under
  * the engine's otsTracer (callTracer's frames plus the precompiles called), read three ways. The debug_trace*
- * caps apply (-32005 past them); an unknown transaction is -32000, as Erigon answers.
+ * caps and slots apply, answered as for every tracing method (../trace-answer.ts); an unknown transaction is
+ * -32000, as Erigon answers.
  */
 import { framesOf, type OtsTraceJson, traceTransaction } from '../../chain/trace/index.js';
 import type {
@@ -17,13 +18,14 @@ import type {
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
-import { answering, traceOptionsOf } from '../debug/trace-config.js';
+import { traceOptionsOf } from '../debug/trace-config.js';
+import { tracing } from '../trace-answer.js';
 import { bytesFromHex } from '../hex.js';
 
 async function otsTrace(method: string, txHash: string, ctx: HandlerContext): Promise<OtsTraceJson> {
   const opts = { ...traceOptionsOf(undefined, ctx), tracer: 'otsTracer' as const };
   const chain = engineOf(ctx).chain;
-  const result = await answering(method, () => traceTransaction(chain, bytesFromHex(txHash), opts));
+  const result = await tracing(ctx, method, () => traceTransaction(chain, bytesFromHex(txHash), opts));
   if (result === undefined) throw new RpcError(ErrorCode.ServerError, `transaction ${txHash.toLowerCase()} not found`);
   return result as OtsTraceJson;
 }

@@ -11,13 +11,14 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { engineOf, findBlock } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';
 import { type LocalizedTrace, wire } from './parity-convert.js';
-import { blockTracesOf, traceLimits, traced, transactionTracesOf } from './tracing.js';
+import { blockTracesOf, traceLimits, transactionTracesOf } from './tracing.js';
+import { tracing } from '../trace-answer.js';
 
 export async function trace_block([blockParam]: TraceBlockParams, ctx: HandlerContext): Promise<TraceBlockResult> {
   const engine = engineOf(ctx);
   const found = await findBlock(engine, blockParam);
   if (found === undefined || found.pending) return null;
-  return wire(await traced('trace_block', () => blockTracesOf(engine, found.block, traceLimits(ctx))));
+  return wire(await tracing(ctx, 'trace_block', () => blockTracesOf(engine, found.block, traceLimits(ctx))));
 }
 
 /** The traces of one stored transaction (its block replayed up to it), or undefined when it is unknown. */
@@ -25,7 +26,7 @@ async function transactionTraces(ctx: HandlerContext, hash: string, method: stri
   const engine = engineOf(ctx);
   const found = await engine.chain.getTransaction(bytesFromHex(hash));
   if (found === undefined) return null;
-  return traced(method, () => transactionTracesOf(engine, found.block, traceLimits(ctx), found.index));
+  return tracing(ctx, method, () => transactionTracesOf(engine, found.block, traceLimits(ctx), found.index));
 }
 
 export async function trace_transaction(

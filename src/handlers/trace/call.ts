@@ -27,7 +27,8 @@ import { callBlock, callMessageOf, deadlineOf } from '../eth/call-request.js';
 import { bytesFromHex } from '../hex.js';
 import type { PrestateDiff } from './parity-convert.js';
 import { replayResults } from './replay.js';
-import { stateDiffOpts, traceLimits, traced, wanted } from './tracing.js';
+import { stateDiffOpts, traceLimits, wanted } from './tracing.js';
+import { tracing } from '../trace-answer.js';
 
 type Hex = `0x${string}`;
 
@@ -51,7 +52,7 @@ async function traceOne(
   const { tx, common } = intrinsicOf(engine, block, msg);
   const run = (opts: TraceOptions) =>
     traceCall(engine.chain, msg, block, { ...opts, ...(prepare !== undefined ? { prepareState: prepare } : {}) });
-  return traced(method, () => replayResults(run, tx, common, types, traceLimits(ctx)));
+  return tracing(ctx, method, () => replayResults(run, tx, common, types, traceLimits(ctx)));
 }
 
 export async function trace_call(
@@ -105,7 +106,7 @@ export async function trace_callMany(
     };
     results.push(await traceOne(ctx, block, msg, types, 'trace_callMany', prepare));
     // The next call starts where this one left the state.
-    const diff = await traced('trace_callMany', () =>
+    const diff = await tracing(ctx, 'trace_callMany', () =>
       traceCall(engine.chain, msg, block, { ...stateDiffOpts(traceLimits(ctx)), prepareState: prepare }),
     );
     diffs.push(diff as PrestateDiff);

@@ -12,7 +12,8 @@ import { blockNotFound, engineOf, findBlock } from '../block-ref.js';
 import { checkBlockRange } from '../block-range.js';
 import { queryTooLarge } from '../limits.js';
 import { type LocalizedTrace, wire } from './parity-convert.js';
-import { blockTracesOf, rewardTracesOf, traceLimits, traced } from './tracing.js';
+import { blockTracesOf, rewardTracesOf, traceLimits } from './tracing.js';
+import { tracing } from '../trace-answer.js';
 
 /** A bound's height: a number as given (checked against the head with the other bound), a tag as it resolves now. */
 async function heightOf(engine: ChainEngine, ref: BlockNumberOrTag | undefined, head: bigint): Promise<bigint> {
@@ -77,7 +78,7 @@ export async function trace_filter([filter]: TraceFilterParams, ctx: HandlerCont
     const traces =
       block.transactions.length === 0
         ? rewardTracesOf(engine, block)
-        : await traced('trace_filter', () => blockTracesOf(engine, block, limits));
+        : await tracing(ctx, 'trace_filter', () => blockTracesOf(engine, block, limits));
     for (const t of traces) {
       const ends = endpoints(t);
       if (!fromOk(ends.from) || !toOk(ends.to)) continue;

@@ -25,9 +25,9 @@ import {
   replayTransaction,
   stateDiffOpts,
   traceLimits,
-  traced,
   wanted,
 } from './tracing.js';
+import { tracing } from '../trace-answer.js';
 
 /**
  * The results of one run as trace_replay* / trace_call give them; `run` replays it under the options given
@@ -70,7 +70,7 @@ export async function trace_replayTransaction(
   const found = await engine.chain.getTransaction(bytesFromHex(hash));
   if (found === undefined) return null;
   const common = engine.chain.commonAt(found.block.header.number);
-  return traced('trace_replayTransaction', () =>
+  return tracing(ctx, 'trace_replayTransaction', () =>
     replayResults(
       (opts) => replayTransaction(engine, found.block, found.index, opts),
       found.tx,
@@ -92,7 +92,7 @@ export async function trace_replayBlockTransactions(
   const { block } = found;
   const limits = traceLimits(ctx);
   const common = engine.chain.commonAt(block.header.number);
-  return traced('trace_replayBlockTransactions', async () => {
+  return tracing(ctx, 'trace_replayBlockTransactions', async () => {
     const tops = (await replayBlock(engine, block, callTracerOpts(limits, !want.trace))) as CallFrameJson[];
     const diffs = want.stateDiff ? ((await replayBlock(engine, block, stateDiffOpts(limits))) as PrestateDiff[]) : [];
     return tops.map((top, i) => ({

@@ -1,8 +1,8 @@
 /**
  * trace_* over the tracing engine (src/chain/trace): a block's transactions replayed with geth's callTracer and
  * prestateTracer, converted to OpenEthereum's shapes (parity-convert.ts), plus the block's reward traces from the
- * chain's reward rules. Engine failures become RPC errors here: a cap naming it (the answer-size cap -32602, the time
- * cap -32005: `traceCapCode`), a replay that cannot run -32000.
+ * chain's reward rules. The handlers run their traces through `tracing` (../trace-answer.ts): a slot, and the engine's
+ * failures answered as every tracing method answers them.
  */
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
@@ -12,7 +12,6 @@ import { bytesToHex } from '@ethereumjs/util';
 import type { ChainEngine } from '../../chain/engine.js';
 import {
   type CallFrameJson,
-  TraceLimitError,
   type TraceLimits,
   type TraceOptions,
   TraceReplayError,
@@ -20,10 +19,8 @@ import {
   traceTransaction,
 } from '../../chain/trace/index.js';
 import type { ParityTraceTypes } from '../../generated/types.js';
-import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
-import { traceCapCode } from '../limits.js';
+import { invalidParams } from '../../rpc/errors.js';
 import {
   type LocalizedTrace,
   type ParityTrace,
@@ -33,7 +30,7 @@ import {
   rewardTrace,
 } from './parity-convert.js';
 
-/** Per-request caps: debug_trace*'s time and answer-size caps bound every replay of a trace_* request too. */
+/** Per-request caps: debug_trace*'s time and memory caps bound every replay of a trace_* request too. */
 export function traceLimits(ctx: HandlerContext): TraceLimits {
   const caps = ctx.node.config.rpc.debug;
   return {
@@ -41,24 +38,6 @@ export function traceLimits(ctx: HandlerContext): TraceLimits {
     timeoutSource: 'network.rpc.debug.trace-timeout',
     maxResultBytes: caps.maxTraceBytes,
   };
-}
-
-/** Runs `work`, answering the engine's trace failures as RPC errors. */
-export async function traced<T>(method: string, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    if (err instanceof TraceLimitError) {
-      const setting = err.cap === 'resultBytes' ? ' (network.rpc.debug.max-trace-bytes)' : '';
-      throw new RpcError(traceCapCode(err.cap), `${method}: ${err.message}${setting}`, {
-        cap: err.cap,
-        limit: err.limit,
-      });
-    }
-    if (err instanceof TraceReplayError) throw new RpcError(ErrorCode.ServerError, `${method}: ${err.message}`);
-    if (err instanceof StateNotHeldError) throw new RpcError(ErrorCode.ServerError, err.message);
-    throw err;
-  }
 }
 
 /** Which replays a trace_replay* / trace_call request wants; vmTrace is refused. */

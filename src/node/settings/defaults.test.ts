@@ -127,6 +127,8 @@ function configFromTables(network: NetworkName): NodeConfig {
         traceTimeoutMs: d('network.rpc.debug.trace-timeout'),
         maxStructLogs: d('network.rpc.debug.max-struct-logs'),
         maxTraceBytes: d('network.rpc.debug.max-trace-bytes'),
+        maxConcurrentTraces: d('network.rpc.debug.max-concurrent-traces'),
+        traceQueue: d('network.rpc.debug.trace-queue'),
       },
       auth: {
         enabled: d('network.rpc.auth.enabled'),

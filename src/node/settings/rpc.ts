@@ -133,11 +133,22 @@ export const rpcSettings = {
   'network.rpc.debug.max-struct-logs': s.count({
     default: 500_000,
     description:
-      'most opcode entries one struct-logger trace may record (-32005 past it; the config limit truncates instead)',
+      'most opcode entries one struct-logger trace may record (-32602 past it: the same trace always reaches it; the config limit truncates instead)',
   }),
   'network.rpc.debug.max-trace-bytes': s.count({
     default: 128 * 1024 * 1024,
-    description: 'largest answer one debug_trace* request may build, estimated while tracing (-32005 past it)',
+    description:
+      'most memory one trace request (debug_trace*, trace_*, ots_*) may take: what it holds while tracing plus its answer, counted as the process spends it (-32602 past it)',
+  }),
+  'network.rpc.debug.max-concurrent-traces': s.count({
+    default: 2,
+    description:
+      'most trace requests (debug_trace*, trace_*, ots_* that replay) running at once; more wait (0 = no limit)',
+  }),
+  'network.rpc.debug.trace-queue': s.count({
+    default: 16,
+    description:
+      'most trace requests waiting for one of max-concurrent-traces; more, or one waiting longer than trace-timeout, are answered -32005 with data.backoffSeconds',
   }),
   'network.rpc.ws.ping-interval': s.duration({
     default: 30_000,
