@@ -15,8 +15,8 @@
  * Lookups answer `undefined` when the block is unknown (handlers return null); state reads throw -32001.
  */
 import type { Block } from '@ethereumjs/block';
-import type { BlockRef } from '../chain/chain-view.js';
-import type { ChainEngine } from '../chain/engine.js';
+import type { BlockRef } from '../chain/view/chain-view.js';
+import type { ChainEngine } from '../chain/engine/engine.js';
 import type { TxReceipt } from '../chain/codec/receipts.js';
 import { historyNotHeldMessage } from '../chain/history/backfill-store.js';
 import { StateNotHeldError } from '../chain/state/snap-base.js';

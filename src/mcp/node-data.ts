@@ -5,7 +5,7 @@
  * counts, gas) are JSON numbers; difficulties are decimal strings.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { ChainEngine } from '../chain/engine.js';
+import type { ChainEngine } from '../chain/engine/engine.js';
 import { getNetwork, type NetworkDefinition } from '../chain/networks/index.js';
 import type {
   McpBlockchainInfo,

@@ -9,8 +9,8 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
-import type { BlockImportedEvent, ReorgEvent } from '../chain/chain-events.js';
-import type { ChainEngine } from '../chain/engine.js';
+import type { BlockImportedEvent, ReorgEvent } from '../chain/view/chain-events.js';
+import type { ChainEngine } from '../chain/engine/engine.js';
 import type { MinedBlock } from '../chain/miner/index.js';
 import type { Logger } from './logger.js';
 

@@ -7,7 +7,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import { exportHistory } from '../chain/archive/history-export.js';
 import { importHistory } from '../chain/archive/history-import.js';
 import { DatabaseLockedError } from '../chain/db/chain-db.js';
-import { ChainEngine } from '../chain/engine.js';
+import { ChainEngine } from '../chain/engine/engine.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
 import { engineOptionsOf } from './services.js';

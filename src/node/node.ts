@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AccountManager } from '../chain/accounts/index.js';
-import type { ChainEngine } from '../chain/engine.js';
+import type { ChainEngine } from '../chain/engine/engine.js';
 import { getNetwork } from '../chain/networks/index.js';
 import type { Namespace } from '../generated/registry.js';
 import type { PeerService } from '../p2p/types.js';

@@ -4,8 +4,8 @@
  */
 import { hexToBytes } from '@ethereumjs/util';
 import { AccountManager, keystoreDirOf, LIGHT_SCRYPT } from '../chain/accounts/index.js';
-import { ChainEngine, type EngineOptions } from '../chain/engine.js';
-import { etcEngineRules } from '../chain/engine-adapters.js';
+import { ChainEngine, type EngineOptions } from '../chain/engine/engine.js';
+import { etcEngineRules } from '../chain/engine/engine-adapters.js';
 import { devWithCheckpointing, getNetwork } from '../chain/networks/index.js';
 import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
 import { DatabaseLockedError } from '../chain/db/chain-db.js';

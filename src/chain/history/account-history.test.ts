@@ -4,7 +4,7 @@
  * canonical (a reorganised-away sibling) skipped.
  */
 import { describe, expect, it } from 'vitest';
-import type { Blockchain } from '../blockchain.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
 import { type AddressIndexReader, addressIndexWrites } from './address-index.js';
 import { AccountHistory } from './account-history.js';
 

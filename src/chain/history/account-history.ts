@@ -6,7 +6,7 @@
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { equalsBytes } from '@ethereumjs/util';
-import type { Blockchain } from '../blockchain.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
 import type { TxReceipt } from '../codec/receipts.js';
 import { hexKey } from '../db/hex-key.js';
 import { AddressIndex, type AddressIndexReader } from './address-index.js';

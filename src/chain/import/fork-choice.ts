@@ -5,8 +5,8 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { equalsBytes } from '@ethereumjs/util';
-import type { ChainEmitter, ReorgEvent } from '../chain-events.js';
-import type { ChainView } from '../chain-view.js';
+import type { ChainEmitter, ReorgEvent } from '../view/chain-events.js';
+import type { ChainView } from '../view/chain-view.js';
 import { heavier, type ChainWeight, type Federation } from '../checkpointing/index.js';
 import type { BlockStore } from '../db/block-store.js';
 import { WriteBatch, type ChainDB } from '../db/chain-db.js';

@@ -5,14 +5,14 @@
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
-import type { SealedBlocks } from '../assembly/sealed-blocks.js';
-import type { WarmState } from '../assembly/warm-state.js';
-import type { ChainView } from '../chain-view.js';
+import type { SealedBlocks } from '../exec/sealed-blocks.js';
+import type { WarmState } from '../exec/warm-state.js';
+import type { ChainView } from '../view/chain-view.js';
 import { checkpointOf, type ChainWeight, type Federation } from '../checkpointing/index.js';
 import type { BlockCodec } from '../codec/block-codec.js';
 import type { BlockStore } from '../db/block-store.js';
 import { WriteBatch } from '../db/chain-db.js';
-import type { ChainRules } from '../engine-types.js';
+import type { ChainRules } from '../rules/engine-types.js';
 import { BlockRunner, type RunnerResult } from '../exec/block-runner.js';
 import { addressIndexWrites } from '../history/address-index.js';
 import { indexWrites } from '../logs/log-index.js';

@@ -22,4 +22,4 @@ export {
   type LogQueryLimits,
   type LogQueryOptions,
 } from './query.js';
-export { chainLogSource } from './chain-source.js';
+export { chainLogSource } from '../filters/chain-source.js';

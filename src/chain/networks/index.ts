@@ -28,7 +28,7 @@ export {
   genesisBlockOf,
   GenesisMismatchError,
   type GenesisBlockInfo,
-} from './genesis.js';
+} from '../genesis/header.js';
 
 export const NETWORKS: Readonly<Record<NetworkName, NetworkDefinition>> = { dev, mordor, etc };
 export const NETWORK_NAMES: readonly NetworkName[] = ['dev', 'mordor', 'etc'];

@@ -9,8 +9,8 @@
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
-import { keccak256 } from '../crypto.js';
-import type { ChainEngine } from '../engine.js';
+import { keccak256 } from '../base/crypto.js';
+import type { ChainEngine } from '../engine/engine.js';
 import type { TxReceipt } from '../codec/receipts.js';
 import type { StateView } from '../state/state-view.js';
 

@@ -5,7 +5,7 @@
 import type { Block } from '@ethereumjs/block';
 import { BlockImportError } from '../../chain/import/import-error.js';
 import type { CheckpointSignature, Federation } from '../../chain/checkpointing/index.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import { ErrorCode, invalidParams, RpcError } from '../../rpc/errors.js';
 import { blockNotFound } from '../block-ref.js';
 

@@ -1,5 +1,5 @@
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from '../../chain/crypto.js';
+import { keccak256 } from '../../chain/base/crypto.js';
 import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';

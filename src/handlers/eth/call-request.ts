@@ -5,7 +5,7 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { equalsBytes } from '@ethereumjs/util';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import type { CallMessage, CallOverrides, CallResult } from '../../chain/exec/call.js';
 import { InvalidOverrideError } from '../../chain/exec/overrides.js';
 import { performance } from 'node:perf_hooks';

@@ -1,5 +1,5 @@
 import type { Block } from '@ethereumjs/block';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import type { CallMessage, CallResult } from '../../chain/exec/call.js';
 import type { EthEstimateGasParams, EthEstimateGasResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';

@@ -5,7 +5,7 @@
 import type { LogCriteria, LogQuery, TopicCriterion } from '../../chain/logs/types.js';
 import { HistoryNotHeldError, LimitExceededError, UnknownBlockError } from '../../chain/logs/errors.js';
 import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from '../../chain/filters/errors.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import type { BlockNumberOrTag, Filter } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { unknownBlockTag } from '../block-ref.js';

@@ -1,6 +1,6 @@
 /** Hands a signed transaction to the engine; the pool's rejection reasons become JSON-RPC errors. */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import { isTxRejectedError, type SubmitResult } from '../../chain/txpool/index.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';

@@ -2,7 +2,7 @@
 import type { Block as EngineBlock } from '@ethereumjs/block';
 import type { Subscription } from '../../chain/filters/filter-manager.js';
 import { randomId } from '../../chain/filters/ids.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import type { Log as EngineLog, LogCriteria } from '../../chain/logs/types.js';
 import type {
   Block,

@@ -5,12 +5,12 @@
  */
 import type { AccountSigner } from '../../chain/accounts/index.js';
 import type { UnsignedLegacyTx } from '../../chain/accounts/index.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import type { TransactionRequest } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { FEE_MARKET_REFUSAL } from '../../chain/txpool/index.js';
-import { KeyedLock } from '../../chain/keyed-lock.js';
+import { KeyedLock } from '../../chain/base/keyed-lock.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fieldQuantity, fromQuantity } from '../hex.js';
 import { accountCall } from '../personal/accounts.js';

@@ -3,7 +3,7 @@
  * first (pending: no block fields), then the canonical chain's transaction index.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import type { TxReceipt } from '../../chain/codec/receipts.js';
 import { receiptsOf, type ResolvedBlock } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';

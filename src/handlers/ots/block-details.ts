@@ -5,7 +5,7 @@
  */
 import type { Block as EngineBlock } from '@ethereumjs/block';
 import { checkpointOf } from '../../chain/checkpointing/index.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import type {
   ErigonGetHeaderByNumberParams,
   ErigonGetHeaderByNumberResult,

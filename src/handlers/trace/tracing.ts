@@ -9,7 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import { getActivePrecompiles } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/engine/engine.js';
 import {
   type CallFrameJson,
   TraceLimitError,

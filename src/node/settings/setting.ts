@@ -5,7 +5,7 @@
  * the value type of a setting (and whether it may be absent) follows from its table entry.
  */
 import type { NetworkName } from '../../chain/networks/types.js';
-import type { SealMode } from '../../chain/seal-mode.js';
+import type { SealMode } from '../../chain/engine/seal-mode.js';
 import { formatDuration } from './duration.js';
 
 /** What a default may depend on. `loadConfig` answers each field from the setting it names, when asked. */
