@@ -8,7 +8,8 @@ import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { BlockStore } from '../../../src/chain/db/block-store.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import type { ReorgEvent } from '../../../src/chain/view/chain-events.js';
-import { DEV_ACCOUNT_BALANCE, dev, genesisBlockOf } from '../../../src/chain/networks/index.js';
+import { genesisBlockOf } from '../../../src/chain/genesis/header.js';
+import { DEV_ACCOUNT_BALANCE, dev } from '../../../src/chain/networks/index.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
 const ETHER = 10n ** 18n;
