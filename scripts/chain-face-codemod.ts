@@ -107,7 +107,8 @@ function specifiers(file: string, text: string): Spec[] {
       out.push({ start: lit.getStart(sf) + 1, end: lit.getEnd() - 1, text: lit.text });
   };
   const visit = (node: ts.Node) => {
-    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier) add(node.moduleSpecifier);
+    if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier)
+      add(node.moduleSpecifier);
     else if (ts.isCallExpression(node) && node.arguments.length > 0) {
       const callee = node.expression.getText(sf);
       if (node.expression.kind === ts.SyntaxKind.ImportKeyword || /^vi\.(mock|doMock|importActual)$/.test(callee))
@@ -251,11 +252,20 @@ function face(): void {
         return true;
       });
       // A name imported both as a value and as a type is a value.
-      for (const m of items) if (m.type && merged.some((o) => o.name === m.name && o.alias === m.alias && !o.type)) m.type = false;
+      for (const m of items)
+        if (m.type && merged.some((o) => o.name === m.name && o.alias === m.alias && !o.type)) m.type = false;
       const allTypes = items.every((m) => m.type);
-      const parts = items.map((m) => `${!allTypes && m.type ? 'type ' : ''}${m.name}${m.alias ? ` as ${m.alias}` : ''}`);
+      const parts = items.map(
+        (m) => `${!allTypes && m.type ? 'type ' : ''}${m.name}${m.alias ? ` as ${m.alias}` : ''}`,
+      );
       const decl = `import ${allTypes ? 'type ' : ''}{ ${parts.join(', ')} } from '${faceSpec}';`;
-      if (decl !== first.getText(sf)) removals.push({ start: first.getStart(sf), end: first.getEnd(), text: decl });
+      const flat = (t: string) =>
+        t
+          .replace(/\s+/g, ' ')
+          .replace(/,\s*\}/, ' }')
+          .replace(/\{\s*/, '{ ');
+      if (flat(decl) !== flat(first.getText(sf)))
+        removals.push({ start: first.getStart(sf), end: first.getEnd(), text: decl });
     }
     if (removals.length > 0) {
       const next = replaceAll(text, removals);
@@ -275,5 +285,6 @@ function face(): void {
 doMoves();
 repair();
 if (!process.argv.includes('--no-face')) face();
-if (!dryRun && changed.size > 0) execFileSync('npx', ['biome', 'format', '--write', ...changed], { cwd: root, stdio: 'inherit' });
+if (!dryRun && changed.size > 0)
+  execFileSync('npx', ['biome', 'format', '--write', ...changed], { cwd: root, stdio: 'inherit' });
 process.stdout.write(`${changed.size} file(s) ${dryRun ? 'would change' : 'changed'}\n`);

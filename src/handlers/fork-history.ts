@@ -4,7 +4,7 @@
  * next ask. The base block itself is stored header-only (chain/fork/fork-base.ts), so it too comes from the upstream,
  * with its transactions. An answer about a block above the base is not the fork's and is dropped.
  */
-import { Lru } from '../chain/db/lru.js';
+import { Lru } from '../chain/index.js';
 import type { BlockNumberOrTagOrHash } from '../generated/types.js';
 import { forkSwitcherOf } from '../node/fork/fork-switch.js';
 import type { UpstreamClient } from '../node/fork/upstream-client.js';

@@ -16,7 +16,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
-import { fileProblem } from '../chain/base/file-problem.js';
+import { fileProblem } from '../chain/index.js';
 import { ConfigError, type AuthConfig } from '../node/config.js';
 
 /** The `WWW-Authenticate` header every 401 carries (HTTP, the WebSocket upgrade, /mcp). */

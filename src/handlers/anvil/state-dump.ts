@@ -7,11 +7,15 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { RLP } from '@ethereumjs/rlp';
 import { Address, bytesToBigInt, bytesToHex, createAccountFromRLP, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import type { StateEdit } from '../../chain/dev/state-edits.js';
-import { keccak256 } from '../../chain/base/crypto.js';
-import type { ChainEngine } from '../../chain/engine/engine.js';
-import { accountTrieOf, storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
-import { PreimageBook } from '../../chain/testing/preimage-book.js';
+import {
+  type StateEdit,
+  keccak256,
+  type ChainEngine,
+  accountTrieOf,
+  storageTrieOf,
+  trieRange,
+  PreimageBook,
+} from '../../chain/index.js';
 import type { AnvilDumpStateResult, AnvilLoadStateParams, AnvilLoadStateResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';

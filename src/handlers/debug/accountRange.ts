@@ -1,6 +1,4 @@
-import { PreimageBook } from '../../chain/testing/preimage-book.js';
-import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
-import type { ChainEngine } from '../../chain/engine/engine.js';
+import { PreimageBook, accountTrieOf, trieRange, type ChainEngine } from '../../chain/index.js';
 import type { DebugAccountRangeParams, DebugAccountRangeResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';

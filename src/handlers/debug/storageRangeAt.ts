@@ -1,6 +1,5 @@
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from '../../chain/base/crypto.js';
-import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
+import { keccak256, storageTrieOf, trieRange } from '../../chain/index.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';

@@ -3,9 +3,8 @@
  * answers. The tracer name was checked by the validator (an enum: an unknown name or a JavaScript tracer body is
  * -32602 listing the tracers). The request's `timeout` can only shorten `network.rpc.debug.trace-timeout`.
  */
-import { TraceLimitError, TraceReplayError, type TraceOptions } from '../../chain/trace/index.js';
+import { TraceLimitError, TraceReplayError, type TraceOptions, StateNotHeldError } from '../../chain/index.js';
 import type { GethTraceConfig } from '../../generated/types.js';
-import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { traceCapCode } from '../limits.js';

@@ -3,7 +3,7 @@
  * the engine's otsTracer (callTracer's frames plus the precompiles called), read three ways. The debug_trace*
  * caps apply (-32005 past them); an unknown transaction is -32000, as Erigon answers.
  */
-import { framesOf, type OtsTraceJson, traceTransaction } from '../../chain/trace/index.js';
+import { framesOf, type OtsTraceJson, traceTransaction } from '../../chain/index.js';
 import type {
   OtsGetInternalOperationsParams,
   OtsGetInternalOperationsResult,

@@ -3,8 +3,7 @@
  * timestamp test_modifyTimestamp set for the next mined block. The engine swap itself is the node's
  * (src/node/test-chains.ts); a new chain forgets the timestamp.
  */
-import type { ChainEngine } from '../../chain/engine/engine.js';
-import type { TestChainSpec } from '../../chain/testing/chain-params.js';
+import type { ChainEngine, TestChainSpec } from '../../chain/index.js';
 import type { SvcNode } from '../../node/node.js';
 import { TestChainSwitcher } from '../../node/test-chains.js';
 

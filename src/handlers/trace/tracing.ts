@@ -9,8 +9,8 @@ import type { Common } from '@ethereumjs/common';
 import { getActivePrecompiles } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import type { ChainEngine } from '../../chain/engine/engine.js';
 import {
+  type ChainEngine,
   type CallFrameJson,
   TraceLimitError,
   type TraceLimits,
@@ -18,9 +18,9 @@ import {
   TraceReplayError,
   traceBlock,
   traceTransaction,
-} from '../../chain/trace/index.js';
+  StateNotHeldError,
+} from '../../chain/index.js';
 import type { ParityTraceTypes } from '../../generated/types.js';
-import { StateNotHeldError } from '../../chain/state/snap-base.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { traceCapCode } from '../limits.js';

@@ -10,7 +10,7 @@ import { EventEmitter } from 'node:events';
 import { createRequire } from 'node:module';
 import { RLP } from '@ethereumjs/rlp';
 import { equalsBytes } from '@ethereumjs/util';
-import { keccak256 } from '../../chain/base/crypto.js';
+import { keccak256 } from '../../chain/index.js';
 import { decodeRecord, type NodeRecord } from './enr.js';
 
 const require = createRequire(import.meta.url);

@@ -4,7 +4,7 @@
  * every answer is capped in count and size so that one request cannot make us load the whole chain.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { encodeConsensusReceipt } from '../../chain/codec/receipts.js';
+import { encodeConsensusReceipt } from '../../chain/index.js';
 import type { ChainPort, PoolPort } from '../chain-port.js';
 import {
   MAX_BODIES_SERVE,
