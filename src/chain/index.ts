@@ -70,6 +70,8 @@ export {
   type TraceCap,
   type TraceLimits,
   type TraceOptions,
+  type TraceResult,
+  type TxTrace,
 } from './trace/index.js';
 
 // The pool and the miner

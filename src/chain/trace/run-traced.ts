@@ -6,8 +6,8 @@
 import type { EVM } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
 import { TraceSession, type Deadline } from './hooks.js';
-import { newTracer } from './tracers.js';
-import type { TraceOptions, TxStart } from './types.js';
+import { newTracer, type TraceResult } from './tracers.js';
+import type { TraceOptions, Tracer, TxStart } from './types.js';
 
 export interface RunOutcome {
   readonly gasUsed: bigint;
@@ -22,10 +22,11 @@ export async function runTraced(
   opts: TraceOptions,
   deadline: Deadline | undefined,
   run: () => Promise<RunOutcome>,
-): Promise<unknown> {
+): Promise<TraceResult> {
   const tracer = newTracer(opts);
+  const events: Tracer = tracer;
   const state = vm.stateManager;
-  await tracer.txStart?.({ ...start, state });
+  await events.txStart?.({ ...start, state });
   const evm = vm.evm as EVM;
   const session = new TraceSession(tracer, deadline, opts.limits?.maxResultBytes ?? 0, new Set(evm.precompiles.keys()));
   let returnValue: Uint8Array = EMPTY;
@@ -43,7 +44,7 @@ export async function runTraced(
   }
   // A cap or a tracer failure surfaces here even where the run swallowed it as a failed transaction.
   session.check();
-  await tracer.txEnd?.({ ...outcome, returnValue, state });
+  await events.txEnd?.({ ...outcome, returnValue, state });
   session.check();
   return tracer.result();
 }
