@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ChainEngine } from '../src/chain/engine.js';
+import { ChainEngine } from '../src/chain/engine/engine.js';
 import { freePort } from '../test/helpers/free-port.js';
 import { RpcClient, waitUntilAnswering } from './compare/rpc.js';
 

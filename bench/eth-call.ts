@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { Interface } from 'ethers';
 import { hexToBytes } from '@ethereumjs/util';
-import { ChainEngine } from '../src/chain/engine.js';
+import { ChainEngine } from '../src/chain/engine/engine.js';
 import { addresses, signedTx } from '../test/chain/engine/fixtures.js';
 
 const { values } = parseArgs({

@@ -14,7 +14,7 @@ import { buildCache } from '../src/chain/pow/cache.js';
 import { buildCacheInWorker } from '../src/chain/pow/cache-worker-spawn.js';
 import { cacheSize, datasetSize, seedHash } from '../src/chain/pow/epoch.js';
 import { hashimotoLight } from '../src/chain/pow/hashimoto.js';
-import { loadKeccak } from '../src/chain/pow/keccak.js';
+import { loadKeccak } from '../src/chain/base/keccak.js';
 import { mineLight } from '../src/chain/pow/seal.js';
 
 export interface EthashBenchResult {

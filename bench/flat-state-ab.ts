@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { hexToBytes } from '@ethereumjs/util';
 import { Interface } from 'ethers';
-import type { Blockchain } from '../src/chain/blockchain.js';
+import type { Blockchain } from '../src/chain/blockchain/blockchain.js';
 import { mine, openDevChain, signedTx, tempDir } from '../test/chain/engine/fixtures.js';
 
 const ROUNDS = Number(process.env.ROUNDS ?? 20);

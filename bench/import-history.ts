@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { RLP } from '@ethereumjs/rlp';
 import { Era1File } from '../src/chain/archive/era1.js';
 import { importHistory } from '../src/chain/archive/history-import.js';
-import { ChainEngine } from '../src/chain/engine.js';
+import { ChainEngine } from '../src/chain/engine/engine.js';
 import { datasetSize } from '../src/chain/pow/epoch.js';
 import { Ethash, sealHash } from '../src/chain/pow/ethash.js';
 import { checkSeal } from '../src/chain/pow/seal.js';

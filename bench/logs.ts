@@ -21,7 +21,7 @@ import { Level } from 'level';
 import { BlockCodec } from '../src/chain/codec/block-codec.js';
 import { BlockStore } from '../src/chain/db/block-store.js';
 import { ChainDB, WriteBatch, type WriteOp } from '../src/chain/db/chain-db.js';
-import { etcEngineRules } from '../src/chain/engine-adapters.js';
+import { etcEngineRules } from '../src/chain/engine/engine-adapters.js';
 import { combineBlooms, logsBloomOf, type ReceiptLog, type TxReceipt } from '../src/chain/codec/receipts.js';
 import { sharedCommon } from '../src/chain/exec/shared-common.js';
 import { FilterManager, type HeadBlock } from '../src/chain/filters/filter-manager.js';

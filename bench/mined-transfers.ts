@@ -19,9 +19,9 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
-import { ChainEngine } from '../src/chain/engine.js';
+import { ChainEngine } from '../src/chain/engine/engine.js';
 import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
-import { SEAL_MODES, type SealMode } from '../src/chain/seal-mode.js';
+import { SEAL_MODES, type SealMode } from '../src/chain/engine/seal-mode.js';
 import { tempDir } from '../test/chain/engine/fixtures.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));

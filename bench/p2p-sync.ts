@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import type { Block } from '@ethereumjs/block';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
-import { ChainEngine } from '../src/chain/engine.js';
+import { ChainEngine } from '../src/chain/engine/engine.js';
 import { DEV_ACCOUNTS } from '../src/chain/networks/devAccounts.js';
 
 const repo = fileURLToPath(new URL('../', import.meta.url));

@@ -27,7 +27,7 @@ import {
   hexToBytes,
   setLengthLeft,
 } from '@ethereumjs/util';
-import { ChainEngine } from '../src/chain/engine.js';
+import { ChainEngine } from '../src/chain/engine/engine.js';
 import { DEV_ACCOUNTS } from '../src/chain/networks/devAccounts.js';
 import { fillerInitCode } from '../test/p2p/snap-fixtures.js';
 

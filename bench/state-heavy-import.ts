@@ -17,8 +17,8 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import type { Block } from '@ethereumjs/block';
-import type { CacheLimits } from '../src/chain/cache-limits.js';
-import { ChainEngine } from '../src/chain/engine.js';
+import type { CacheLimits } from '../src/chain/base/cache-limits.js';
+import { ChainEngine } from '../src/chain/engine/engine.js';
 import { ACCOUNTS_PER_CALL } from './snap-chain.js';
 
 const { values } = parseArgs({

@@ -3,7 +3,7 @@
  * balance, nonce, code and storage slots, then (via the debug dumps, which read the state trie) that there is no
  * account and no non-zero slot the vector does not list.
  */
-import { keccak256 } from '../src/chain/crypto.js';
+import { keccak256 } from '../src/chain/base/crypto.js';
 import { quantity, sameBytes, sameQuantity, toQuantity, word } from './hex.js';
 import type { RpcClient } from './rpc.js';
 import { Difference, expectEqual, type Accounts } from './types.js';

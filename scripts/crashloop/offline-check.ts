@@ -18,15 +18,15 @@
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
-import { Blockchain } from '../../src/chain/blockchain.js';
+import { Blockchain } from '../../src/chain/blockchain/blockchain.js';
 import { Tag } from '../../src/chain/db/keys.js';
-import { engineNetworkOf, etcEngineRules } from '../../src/chain/engine-adapters.js';
+import { engineNetworkOf, etcEngineRules } from '../../src/chain/engine/engine-adapters.js';
 import type { TxReceipt } from '../../src/chain/codec/receipts.js';
 import { ADDRESS_INDEX_TAG, addressIndexEntries, addressIndexWrites } from '../../src/chain/history/address-index.js';
 import { indexWrites, logIndexEntries } from '../../src/chain/logs/log-index.js';
 import { getNetwork } from '../../src/chain/networks/index.js';
 import type { NetworkDefinition } from '../../src/chain/networks/types.js';
-import { instantSealNetwork } from '../../src/chain/seal-mode.js';
+import { instantSealNetwork } from '../../src/chain/engine/seal-mode.js';
 import { accountTrieOf, trieRange } from '../../src/chain/state/trie-range.js';
 
 export type OfflineCategory = 'reopen' | 'head' | 'canonical' | 'state' | 'log-index' | 'address-index' | 'tx-index';

@@ -34,7 +34,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dev } from '../../src/chain/networks/dev.js';
 import { ETH_HARDFORK_ORDER } from '../../src/chain/rules/evmRules.js';
-import { buildGenesisBlock } from '../../src/chain/networks/genesis.js';
+import { buildGenesisBlock } from '../../src/chain/genesis/header.js';
 import type { NetworkDefinition } from '../../src/chain/networks/types.js';
 
 /** ECIP-1017 era 0 block reward, 5 ETC. */

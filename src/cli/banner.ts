@@ -4,7 +4,7 @@
  * Hardhat and Anvil print them). The same facts travel in the `listening` log line for programs; this is only the
  * human layout of them, printed at a terminal.
  */
-import { DEV_MNEMONIC } from '../chain/networks/devAccounts.js';
+import { DEV_MNEMONIC } from '../chain/index.js';
 
 export interface BannerFacts {
   readonly version: string;

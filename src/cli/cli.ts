@@ -13,7 +13,7 @@ import { openNodeServices, type NodeServices } from '../node/services.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { misspeltEnvironment } from '../node/settings/read.js';
-import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
+import { DEV_ACCOUNTS } from '../chain/index.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { ensureDatadir } from '../node/datadir.js';
 import { rpcExposure } from '../node/exposure.js';

@@ -15,12 +15,14 @@
  * Lookups answer `undefined` when the block is unknown (handlers return null); state reads throw -32001.
  */
 import type { Block } from '@ethereumjs/block';
-import type { BlockRef } from '../chain/chain-view.js';
-import type { ChainEngine } from '../chain/engine.js';
-import type { TxReceipt } from '../chain/codec/receipts.js';
-import { historyNotHeldMessage } from '../chain/history/backfill-store.js';
-import { StateNotHeldError } from '../chain/state/snap-base.js';
-import type { StateView } from '../chain/state/state-view.js';
+import {
+  type BlockRef,
+  type ChainEngine,
+  type TxReceipt,
+  historyNotHeldMessage,
+  StateNotHeldError,
+  type StateView,
+} from '../chain/index.js';
 import type { BlockNumberOrTagOrHash } from '../generated/types.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import type { HandlerContext } from '../rpc/context.js';

@@ -6,8 +6,7 @@
  * transactions. An answer about a block above the base is not the fork's and is dropped. Off a fork every read is
  * this chain's, and the view only passes the handler's own answer through.
  */
-import type { ChainEngine } from '../chain/engine.js';
-import type { LogQuery } from '../chain/logs/types.js';
+import type { ChainEngine, LogQuery } from '../chain/index.js';
 import type { Block, BlockNumberOrTagOrHash, Filter, Log } from '../generated/types.js';
 import { forkSwitcherOf } from '../node/fork/fork-switch.js';
 import type { SvcNode } from '../node/node.js';

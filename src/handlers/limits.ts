@@ -8,7 +8,7 @@
  * svc_getAccountTransactions' range, and the trace caps on size (struct-log entries, answer bytes; `traceCapCode`).
  * A `gas` above `network.rpc.call.gas-cap` is no error: it runs with the cap.
  */
-import type { TraceCap } from '../chain/trace/index.js';
+import type { TraceCap } from '../chain/index.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 
 /** `data: { limit, requested }`; a requested value past JS numbers goes as hex. */

@@ -4,7 +4,7 @@
  * Such a value is the caller's mistake, so it is answered -32602 naming the param, not a -32603 fault (found by
  * the fuzzer: debug_accountRange with maxResults 0x8000000000000000).
  */
-import { TestQuantityError, testQuantity, testQuantityNumber } from '../chain/testing/quantity.js';
+import { TestQuantityError, testQuantity, testQuantityNumber } from '../chain/index.js';
 import { invalidParams } from '../rpc/errors.js';
 
 type Quantity = number | string | bigint;

@@ -9,8 +9,7 @@
  *   as the rate limiter answers;
  * - a replay that cannot run, a state not held: -32000.
  */
-import { StateNotHeldError } from '../chain/state/snap-base.js';
-import { TraceBusyError, TraceLimitError, TraceReplayError } from '../chain/trace/index.js';
+import { StateNotHeldError, TraceBusyError, TraceLimitError, TraceReplayError } from '../chain/index.js';
 import type { HandlerContext } from '../rpc/context.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { traceCapCode } from './limits.js';

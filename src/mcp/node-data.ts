@@ -5,8 +5,7 @@
  * counts, gas) are JSON numbers; difficulties are decimal strings.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { ChainEngine } from '../chain/engine.js';
-import { getNetwork, type NetworkDefinition } from '../chain/networks/index.js';
+import { type ChainEngine, getNetwork, type NetworkDefinition } from '../chain/index.js';
 import type {
   McpBlockchainInfo,
   McpLatestBlock,

@@ -9,9 +9,7 @@
  * `nodejs_*`) so that stock dashboards read them.
  */
 import type { Registry } from 'prom-client';
-import type { BlockImportedEvent, ReorgEvent } from '../chain/chain-events.js';
-import type { ChainEngine } from '../chain/engine.js';
-import type { MinedBlock } from '../chain/miner/index.js';
+import type { BlockImportedEvent, ReorgEvent, ChainEngine, MinedBlock } from '../chain/index.js';
 import type { SvcNode } from '../node/node.js';
 import type { DispatchObserver } from '../rpc/observer.js';
 import { CachedDirectorySize } from './dir-size.js';

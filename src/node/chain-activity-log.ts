@@ -9,9 +9,7 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
-import type { BlockImportedEvent, ReorgEvent } from '../chain/chain-events.js';
-import type { ChainEngine } from '../chain/engine.js';
-import type { MinedBlock } from '../chain/miner/index.js';
+import type { BlockImportedEvent, ReorgEvent, ChainEngine, MinedBlock } from '../chain/index.js';
 import type { Logger } from './logger.js';
 
 export interface ChainActivityOptions {

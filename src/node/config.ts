@@ -4,10 +4,8 @@
  */
 import { isIP, isIPv4 } from 'node:net';
 import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
-import type { NetworkName } from '../chain/networks/types.js';
-import type { SealMode } from '../chain/seal-mode.js';
+import type { NetworkName, SealMode, CacheLimits } from '../chain/index.js';
 import { TREE_URL } from '../p2p/discovery/tree-url.js';
-import type { CacheLimits } from '../chain/cache-limits.js';
 import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { fileProblem } from '../chain/file-problem.js';
+import { fileProblem } from '../chain/index.js';
 import { ConfigError } from './config-error.js';
 
 export function ensureDatadir(datadir: string): void {

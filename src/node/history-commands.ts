@@ -4,10 +4,7 @@
  * (chain/archive/); this module chooses the chain, turns arguments into ranges and failures into one line.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import { exportHistory } from '../chain/archive/history-export.js';
-import { importHistory } from '../chain/archive/history-import.js';
-import { DatabaseLockedError } from '../chain/db/chain-db.js';
-import { ChainEngine } from '../chain/engine.js';
+import { exportHistory, importHistory, DatabaseLockedError, ChainEngine } from '../chain/index.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
 import { engineOptionsOf } from './services.js';

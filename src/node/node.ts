@@ -5,16 +5,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AccountManager } from '../chain/accounts/index.js';
-import type { ChainEngine } from '../chain/engine.js';
-import { getNetwork } from '../chain/networks/index.js';
-import { TraceSlots } from '../chain/trace/index.js';
+import { type AccountManager, type ChainEngine, getNetwork, TraceSlots, type NetworkName } from '../chain/index.js';
 import type { Namespace } from '../generated/registry.js';
 import type { PeerService } from '../p2p/types.js';
 import type { NodeConfig } from './config.js';
 import type { Logger } from './logger.js';
 import { TestSession } from './test-session.js';
-import type { NetworkName } from '../chain/networks/types.js';
 
 export interface NetworkFacts {
   readonly name: NetworkName;

@@ -3,18 +3,24 @@
  * node-held accounts, configured from `NodeConfig`, and closes them again in the right order.
  */
 import { hexToBytes } from '@ethereumjs/util';
-import { AccountManager, keystoreDirOf, LIGHT_SCRYPT } from '../chain/accounts/index.js';
-import { ChainEngine, type EngineOptions } from '../chain/engine.js';
-import { etcEngineRules } from '../chain/engine-adapters.js';
-import { devWithCheckpointing, getNetwork } from '../chain/networks/index.js';
-import { DEV_ACCOUNTS } from '../chain/networks/devAccounts.js';
-import { DatabaseLockedError } from '../chain/db/chain-db.js';
+import {
+  AccountManager,
+  keystoreDirOf,
+  LIGHT_SCRYPT,
+  ChainEngine,
+  type EngineOptions,
+  etcEngineRules,
+  devWithCheckpointing,
+  getNetwork,
+  DEV_ACCOUNTS,
+  DatabaseLockedError,
+  type NetworkName,
+} from '../chain/index.js';
 import { logChainActivity } from './chain-activity-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { ForkConfig, NodeConfig } from './config.js';
 import { type UpstreamClient, upstreamClientFor } from './fork/upstream-client.js';
 import { forkNetworkOf } from './fork/upstream-network.js';
-import type { NetworkName } from '../chain/networks/types.js';
 import type { SvcNode } from './node.js';
 import type { PeerService } from '../p2p/index.js';
 

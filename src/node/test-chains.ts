@@ -5,8 +5,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChainEngine } from '../chain/engine.js';
-import type { TestChainSpec } from '../chain/testing/chain-params.js';
+import { ChainEngine, type TestChainSpec } from '../chain/index.js';
 import type { SvcNode } from './node.js';
 import { engineOptionsOf } from './services.js';
 

@@ -4,8 +4,7 @@
  * (test-chains.ts); a new chain forgets the timestamp. The node owns it (`SvcNode.testSession`): it outlives the
  * engines it swaps in.
  */
-import type { ChainEngine } from '../chain/engine.js';
-import type { TestChainSpec } from '../chain/testing/chain-params.js';
+import type { ChainEngine, TestChainSpec } from '../chain/index.js';
 import type { SvcNode } from './node.js';
 import { TestChainSwitcher } from './test-chains.js';
 

@@ -5,11 +5,14 @@
  * and p2p depends on this contract rather than on the whole Blockchain, TxPool or ChainEngine.
  */
 import type { Block, BlockHeader } from '@ethereumjs/block';
-import type { TxReceipt } from '../chain/codec/receipts.js';
-import type { BackfilledBlock, HistoryFrontier } from '../chain/history/backfill-store.js';
-import type { NetworkDefinition } from '../chain/networks/types.js';
-import type { StateView } from '../chain/state/state-view.js';
-import type { TxAddedEvent } from '../chain/txpool/events.js';
+import type {
+  TxReceipt,
+  BackfilledBlock,
+  HistoryFrontier,
+  NetworkDefinition,
+  StateView,
+  TxAddedEvent,
+} from '../chain/index.js';
 
 export interface ChainPort {
   getGenesis(): Block;

@@ -4,7 +4,7 @@
  * activation block of its schedule (no DAO block, no ECIP-1017 era boundaries).
  */
 import * as zlib from 'node:zlib';
-import type { NetworkDefinition } from '../chain/networks/types.js';
+import type { NetworkDefinition } from '../chain/index.js';
 
 export interface ForkId {
   /** CRC32 of the genesis hash and every passed fork block (8 bytes big-endian each), big-endian, 4 bytes. */

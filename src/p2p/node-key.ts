@@ -5,7 +5,7 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { generatePrivateKey } from '../chain/accounts/keys.js';
+import { generatePrivateKey } from '../chain/index.js';
 
 const require = createRequire(import.meta.url);
 const secp256k1 = require('secp256k1/bindings') as typeof import('secp256k1');

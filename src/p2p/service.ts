@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
-import type { TxAddedEvent } from '../chain/txpool/events.js';
+import type { TxAddedEvent } from '../chain/index.js';
 import { Blacklist, normaliseIp } from './blacklist.js';
 import { formatEnode, parseEnode, type Enode } from './enode.js';
 import type { NewBlockMsg, PooledTxAnnouncement, RawTx } from './eth/messages.js';

@@ -9,8 +9,7 @@
  */
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { Block, BlockHeader } from '@ethereumjs/block';
-import { BlockImportError } from '../chain/import/import-error.js';
-import { ProgressLog } from '../chain/progress-log.js';
+import { BlockImportError, ProgressLog } from '../chain/index.js';
 import type { ChainPort } from './chain-port.js';
 import type { EthSession } from './eth/session.js';
 import type { RawBody, RawHeader } from './eth/messages.js';

@@ -4,7 +4,7 @@
  */
 import { RLP, type NestedUint8Array } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt } from '@ethereumjs/util';
-import { decodeRlpViews as decodeViews } from '../chain/codec/rlp-views.js';
+import { decodeRlpViews as decodeViews } from '../chain/index.js';
 
 export class WireDecodeError extends Error {
   override name = 'WireDecodeError';

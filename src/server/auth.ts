@@ -19,10 +19,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { MethodSpec } from '../generated/registry.js';
-import { fileProblem } from '../chain/file-problem.js';
+import { fileProblem, type NetworkName } from '../chain/index.js';
 import { ConfigError, type AuthConfig } from '../node/config.js';
 import { PEER_ADMIN_METHODS } from '../node/settings/index.js';
-import type { NetworkName } from '../chain/networks/types.js';
 import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
 import type { JsonRpcErrorObject } from '../rpc/dispatch.js';
 

@@ -2,6 +2,10 @@
  * The import rules that keep data flowing one way (request → transport → rpc → handler → engine). The layer of a
  * file is its top folder under src/ (`src/chain/db/x.ts` → `chain`); `src/main.ts` is the entry point. Type-only and
  * dynamic imports count too: they couple the folders as much as any other.
+ *
+ * Inside the engine, given the table of its inner layers (ARCHITECTURE.md, "Inner layers of the engine"): a folder of
+ * src/chain/ imports only folders of lower layers, the only file at the top of src/chain/ is its public face
+ * (`index.ts`), and the rest of src/ imports the engine only through that face.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -50,11 +54,78 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
   return joined.replace(/\.js$/, '.ts');
 }
 
-export function checkImports(files: readonly SourceFile[]): Violation[] {
+/** The engine's public face: the one module of src/chain/ the rest of src/ imports. */
+export const CHAIN_FACE = 'src/chain/index.ts';
+
+/** Folder of src/chain/ → its layer (higher imports lower), as ARCHITECTURE.md's table of inner layers gives it. */
+export type ChainLayers = ReadonlyMap<string, number>;
+
+const CHAIN_TABLE_HEADING = '### Inner layers of the engine';
+
+/** The rows `| <layer> | `folder/`, `folder/` | … |` of the table under ARCHITECTURE.md's heading. */
+export function chainLayersFromMarkdown(markdown: string): ChainLayers {
+  const start = markdown.indexOf(CHAIN_TABLE_HEADING);
+  if (start < 0) throw new Error(`ARCHITECTURE.md has no "${CHAIN_TABLE_HEADING}" section`);
+  const section = markdown.slice(start + CHAIN_TABLE_HEADING.length).split(/\n#{1,3} /)[0]!;
+  const layers = new Map<string, number>();
+  for (const line of section.split('\n')) {
+    const row = /^\|\s*(\d+)\s*\|([^|]*)\|/.exec(line);
+    if (!row) continue;
+    for (const [, folder] of row[2]!.matchAll(/`([a-z0-9-]+)\/`/g)) {
+      if (layers.has(folder!)) throw new Error(`chain/${folder}/ is in two rows of the table`);
+      layers.set(folder!, Number(row[1]));
+    }
+  }
+  if (layers.size === 0) throw new Error(`the "${CHAIN_TABLE_HEADING}" section of ARCHITECTURE.md has no table rows`);
+  return layers;
+}
+
+/** `src/chain/db/x.ts` → `db`; `src/chain/index.ts` → '' (the top of chain/); outside chain/ → undefined. */
+function chainFolderOf(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[0] !== 'src' || parts[1] !== 'chain' || parts.length < 3) return undefined;
+  return parts.length === 3 ? '' : parts[2];
+}
+
+/** The rules inside src/chain/ and at its face, for an import of `target` by `file`. */
+function chainRuleBroken(file: string, target: string, layers: ChainLayers): string | undefined {
+  const from = chainFolderOf(file);
+  const to = chainFolderOf(target);
+  if (to === undefined) return undefined;
+  if (from === undefined)
+    return target === CHAIN_FACE ? undefined : `outside chain/, the engine is imported only through ${CHAIN_FACE}`;
+  // A unit test beside its unit may build its fixture from any layer (a pool test opens a ChainEngine).
+  if (from === '' || from === to || file.endsWith('.test.ts')) return undefined;
+  if (to === '') return 'inside chain/, import the module itself: the face is for the rest of src/';
+  const fromLayer = layers.get(from);
+  const toLayer = layers.get(to);
+  if (fromLayer === undefined || toLayer === undefined) return undefined; // reported once per file below
+  if (toLayer >= fromLayer)
+    return `chain/${from}/ (layer ${fromLayer}) imports only lower layers, not chain/${to}/ (layer ${toLayer})`;
+  return undefined;
+}
+
+/** A file of src/chain/ that no row of the table places, or a file at its top other than the face. */
+function chainPlacement(path: string, layers: ChainLayers): string | undefined {
+  const folder = chainFolderOf(path);
+  if (folder === undefined) return undefined;
+  if (folder === '')
+    return path === CHAIN_FACE
+      ? undefined
+      : `only the face (${CHAIN_FACE}) sits at the top of chain/: move it into a layer folder`;
+  if (!layers.has(folder))
+    return `chain/${folder}/ is in no row of ARCHITECTURE.md's table of the engine's inner layers`;
+  return undefined;
+}
+
+/** Every import of `files` that breaks a rule; with `chainLayers`, the engine's inner rules and its face as well. */
+export function checkImports(files: readonly SourceFile[], chainLayers?: ChainLayers): Violation[] {
   const violations: Violation[] = [];
   for (const file of files) {
     const from = layerOf(file.path);
     if (from === undefined) continue;
+    const placement = chainLayers && chainPlacement(file.path, chainLayers);
+    if (placement) violations.push({ file: file.path, imports: '', rule: placement });
     if (from.endsWith('.ts') && from !== 'main.ts') {
       violations.push({
         file: file.path,
@@ -68,6 +139,8 @@ export function checkImports(files: readonly SourceFile[]): Violation[] {
       const target = resolveSpecifier(file.path, fileName);
       if (target === undefined) continue;
       const to = layerOf(target);
+      const inner = chainLayers && chainRuleBroken(file.path, target, chainLayers);
+      if (inner) violations.push({ file: file.path, imports: target, rule: inner });
       if (to === undefined || to === from) continue;
       const rule = ruleBroken(from, to);
       if (rule) violations.push({ file: file.path, imports: target, rule });
@@ -102,9 +175,15 @@ export function readSourceTree(root: string): SourceFile[] {
   return out;
 }
 
+/** The table of the engine's inner layers in `<root>/ARCHITECTURE.md`. */
+export function readChainLayers(root: string): ChainLayers {
+  return chainLayersFromMarkdown(readFileSync(resolve(root, 'ARCHITECTURE.md'), 'utf8'));
+}
+
 // `npx tsx test/architecture/layers.ts`: prints the violations of the working tree.
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const found = checkImports(readSourceTree(resolve(dirname(new URL(import.meta.url).pathname), '../..')));
+  const root = resolve(dirname(new URL(import.meta.url).pathname), '../..');
+  const found = checkImports(readSourceTree(root), readChainLayers(root));
   for (const v of found) process.stdout.write(`${v.file} imports ${v.imports}: ${v.rule}\n`);
   process.stdout.write(`${found.length} violation(s)\n`);
   process.exitCode = found.length === 0 ? 0 : 1;

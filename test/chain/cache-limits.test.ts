@@ -4,8 +4,8 @@
  * (`cache.*`, `db.*`) reach the engine with the documented defaults.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChainEngine } from '../../src/chain/engine.js';
-import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../../src/chain/cache-limits.js';
+import { ChainEngine } from '../../src/chain/engine/engine.js';
+import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../../src/chain/base/cache-limits.js';
 import { ChainDB } from '../../src/chain/db/chain-db.js';
 import { Lru } from '../../src/chain/db/lru.js';
 import type { BlockStore } from '../../src/chain/db/block-store.js';

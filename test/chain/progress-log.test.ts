@@ -1,6 +1,6 @@
 /** ProgressLog's arithmetic on an injected clock: percent, rate over the last interval, ETA at the average pace. */
 import { describe, expect, it } from 'vitest';
-import { ProgressLog, formatDuration } from '../../src/chain/progress-log.js';
+import { ProgressLog, formatDuration } from '../../src/chain/base/progress-log.js';
 
 describe('ProgressLog', () => {
   it('reports percent, the last interval’s rate and the ETA at the average pace', () => {

@@ -9,14 +9,14 @@ import { hexToBytes } from '@ethereumjs/util';
 import { Interface } from 'ethers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { checkDatadirOffline } from '../../scripts/crashloop/offline-check.js';
-import { Blockchain } from '../../src/chain/blockchain.js';
+import { Blockchain } from '../../src/chain/blockchain/blockchain.js';
 import { ChainDB, WriteBatch } from '../../src/chain/db/chain-db.js';
 import { encodeNumber, keys } from '../../src/chain/db/keys.js';
-import { engineNetworkOf, etcEngineRules } from '../../src/chain/engine-adapters.js';
+import { engineNetworkOf, etcEngineRules } from '../../src/chain/engine/engine-adapters.js';
 import { ADDRESS_INDEX_TAG } from '../../src/chain/history/address-index.js';
 import { LOG_INDEX_TAG } from '../../src/chain/logs/log-index.js';
 import { dev } from '../../src/chain/networks/index.js';
-import { instantSealNetwork } from '../../src/chain/seal-mode.js';
+import { instantSealNetwork } from '../../src/chain/engine/seal-mode.js';
 import { Counter } from '../rpc/contracts.js';
 import { addresses, mine, signedTx, tempDir } from '../chain/engine/fixtures.js';
 

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { RLP } from '@ethereumjs/rlp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keccak256 } from '../../src/chain/crypto.js';
+import { keccak256 } from '../../src/chain/base/crypto.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { call, waitFor } from './multi-node-fixture.js';
 

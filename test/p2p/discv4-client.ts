@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createSocket, type Socket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from '../../src/chain/crypto.js';
+import { keccak256 } from '../../src/chain/base/crypto.js';
 
 const require = createRequire(import.meta.url);
 const secp256k1 = require('secp256k1/bindings') as typeof import('secp256k1');

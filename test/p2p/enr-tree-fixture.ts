@@ -4,7 +4,7 @@
  */
 import { createRequire } from 'node:module';
 import { base32 } from '@scure/base';
-import { keccak256 } from '../../src/chain/crypto.js';
+import { keccak256 } from '../../src/chain/base/crypto.js';
 import { entryHash } from '../../src/p2p/discovery/dns-tree.js';
 
 const require = createRequire(import.meta.url);

@@ -2,7 +2,7 @@ import * as zlib from 'node:zlib';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { dev, etc, mordor } from '../../src/chain/networks/index.js';
-import { genesisBlockOf } from '../../src/chain/networks/genesis.js';
+import { genesisBlockOf } from '../../src/chain/genesis/header.js';
 import { crc32, crc32Portable, forkBlocksOf, ForkIdTable, type ForkId } from '../../src/p2p/fork-id.js';
 
 // Genesis hashes: reference §1.3.

@@ -19,7 +19,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { dev } from '../../src/chain/networks/dev.js';
-import { buildGenesisBlock } from '../../src/chain/networks/genesis.js';
+import { buildGenesisBlock } from '../../src/chain/genesis/header.js';
 import { createClient, httpTransport, type RpcClient } from '../../clients/typescript/src/client.js';
 import { startEthereumjsClient, type EthereumjsClient } from '../../scripts/interop/ethereumjs-client.js';
 import {

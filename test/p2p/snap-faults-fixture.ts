@@ -9,7 +9,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
-import { keccak256 } from '../../src/chain/crypto.js';
+import { keccak256 } from '../../src/chain/base/crypto.js';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { decodeStorageRanges, encodeGetStorageRanges, SnapCode } from '../../src/p2p/snap/messages.js';
 import { STORAGE_LOOKUP_SLACK } from '../../src/p2p/snap/serve-storage.js';

@@ -4,7 +4,7 @@
  */
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToBytes, setLengthLeft, unpadBytes } from '@ethereumjs/util';
-import { keccak256 } from '../../src/chain/crypto.js';
+import { keccak256 } from '../../src/chain/base/crypto.js';
 
 export interface Slot {
   /** keccak256 of the 32-byte slot key: the storage trie key. */

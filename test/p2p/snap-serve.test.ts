@@ -18,8 +18,8 @@ import {
   setLengthLeft,
 } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../src/chain/blockchain.js';
-import { keccak256 } from '../../src/chain/crypto.js';
+import type { Blockchain } from '../../src/chain/blockchain/blockchain.js';
+import { keccak256 } from '../../src/chain/base/crypto.js';
 import {
   decodeAccountRange,
   decodeByteCodes,

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ChainEngine } from '../../src/chain/engine.js';
+import { ChainEngine } from '../../src/chain/engine/engine.js';
 import { EthServer } from '../../src/p2p/eth/serve.js';
 import type { EthSession } from '../../src/p2p/eth/session.js';
 import { Synchronizer } from '../../src/p2p/sync.js';

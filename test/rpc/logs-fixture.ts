@@ -11,7 +11,7 @@ import { Writable } from 'node:stream';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { keccak256, toUtf8Bytes } from 'ethers';
 import WebSocket from 'ws';
-import type { ChainEngine } from '../../src/chain/engine.js';
+import type { ChainEngine } from '../../src/chain/engine/engine.js';
 import { runCli } from '../../src/cli/cli.js';
 import type { RunningServer } from '../../src/server/server.js';
 import { addresses, signedTx } from '../chain/engine/fixtures.js';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import openrpc from '../../openrpc.json' with { type: 'json' };
-import { keccak256 } from '../../src/chain/crypto.js';
+import { keccak256 } from '../../src/chain/base/crypto.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ChainEngine } from '../../src/chain/engine.js';
+import type { ChainEngine } from '../../src/chain/engine/engine.js';
 import { SvcNode, type ChainStatus } from '../../src/node/node.js';
 import type { PeerService, SyncProgress } from '../../src/p2p/types.js';
 import { ConfigError, loadConfig } from '../../src/node/config.js';

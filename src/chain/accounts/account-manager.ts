@@ -17,7 +17,7 @@ import {
   noKeyFound,
   passphraseTooShort,
 } from './errors.js';
-import { KeyedLock } from '../keyed-lock.js';
+import { KeyedLock } from '../base/keyed-lock.js';
 import { KeystoreDirectory } from './keystore-dir.js';
 import { decryptKeystore, encryptKeystore, STANDARD_SCRYPT, type ScryptParams } from './keystore-v3.js';
 import { addressFromKey, addressKey, addressOfPrivateKey, generatePrivateKey } from './keys.js';

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { hexKey } from '../db/hex-key.js';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { invalidPrivateKey } from './errors.js';
 
 const require = createRequire(import.meta.url);

@@ -17,7 +17,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { scrypt as wasmScrypt } from 'hash-wasm';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { badKeystoreFile, wrongPassphrase } from './errors.js';
 import { addressKey, addressOfPrivateKey, assertValidPrivateKey } from './keys.js';
 

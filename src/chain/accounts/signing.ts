@@ -4,7 +4,7 @@
  */
 import type { Common } from '@ethereumjs/common';
 import { Capability, createLegacyTx, type LegacyTx } from '@ethereumjs/tx';
-import { ecrecover, ecsignRecovered, keccak256 } from '../crypto.js';
+import { ecrecover, ecsignRecovered, keccak256 } from '../base/crypto.js';
 import { invalidSignature } from './errors.js';
 import { addressOfPublicKey } from './keys.js';
 

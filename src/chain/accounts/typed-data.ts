@@ -5,7 +5,7 @@
  * one root type, and wallets send `EIP712Domain` (and sometimes unrelated types) along.
  */
 import { TypedDataEncoder, type TypedDataField } from 'ethers/hash';
-import { ecsignRecovered } from '../crypto.js';
+import { ecsignRecovered } from '../base/crypto.js';
 import { AccountError } from './errors.js';
 
 /** What eth_signTypedData_v4 receives: the standard's JSON shape. */

@@ -6,7 +6,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { Era1File } from './era1.js';
 import { readRlpBlocks } from './rlp-blocks.js';
 

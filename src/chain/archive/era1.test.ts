@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bytesToHex } from '@ethereumjs/util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { Era1File } from './era1.js';
 
 const ERA1 = '/work/shared/vectors/realchain/mainnet-00000-5ec1ffb8.era1';

@@ -9,7 +9,7 @@
  */
 import { type FileHandle, open } from 'node:fs/promises';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { accumulatorRoot, EPOCH_BLOCKS, type HeaderRecord } from './accumulator.js';
 import { E2_HEADER_BYTES, E2StoreError, readEntries } from './e2store.js';
 import { unframeSnappy } from './snappy-frames.js';

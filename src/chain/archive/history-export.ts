@@ -2,8 +2,8 @@
  * `svc-node export`: canonical blocks `first`..`last` as an RLP block stream (gzip'd for a `.gz` name), the format
  * `svc-node import` and geth's `import` read back.
  */
-import type { Blockchain } from '../blockchain.js';
-import { ProgressLog, type ProgressLogger } from '../progress-log.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import { ProgressLog, type ProgressLogger } from '../base/progress-log.js';
 import { RlpBlockWriter } from './rlp-blocks.js';
 
 export interface HistoryExportOptions {

@@ -7,9 +7,9 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import type { Blockchain } from '../blockchain.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
 import { BlockImportError } from '../import/import-error.js';
-import { ProgressLog, type ProgressLogger } from '../progress-log.js';
+import { ProgressLog, type ProgressLogger } from '../base/progress-log.js';
 import { type HistoryFile, openHistoryFile, type SourceBlock } from './block-sources.js';
 
 /**

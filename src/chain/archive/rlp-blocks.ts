@@ -6,7 +6,7 @@ import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { once } from 'node:events';
 import { createGunzip, createGzip } from 'node:zlib';
-import { fileProblem } from '../file-problem.js';
+import { fileProblem } from '../base/file-problem.js';
 
 /** What ENOENT means when a file is written: the directory it goes in is not there. */
 const MISSING_DIR = 'its directory does not exist';

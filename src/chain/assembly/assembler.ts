@@ -6,16 +6,16 @@ import { Block, createBlockHeader, type BlockHeader, type HeaderData } from '@et
 import { RLP } from '@ethereumjs/rlp';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
-import type { ChainView } from '../chain-view.js';
+import type { ChainView } from '../view/chain-view.js';
 import { Ecip1097Header, type Federation } from '../checkpointing/index.js';
 import { transactionsRoot, type TxReceipt } from '../codec/receipts.js';
 import type { BlockStore } from '../db/block-store.js';
-import type { ChainRules } from '../engine-types.js';
+import type { ChainRules } from '../rules/engine-types.js';
 import { BlockRunner } from '../exec/block-runner.js';
 import type { OpenedState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
-import type { SealedBlocks } from './sealed-blocks.js';
-import type { WarmState } from './warm-state.js';
+import type { SealedBlocks } from '../exec/sealed-blocks.js';
+import type { WarmState } from '../exec/warm-state.js';
 
 export interface AssembleOptions {
   /** Defaults to the head. */

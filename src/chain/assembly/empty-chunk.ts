@@ -10,18 +10,18 @@
 import { Block, type BlockHeader, type HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Address, bytesToHex, KECCAK256_RLP, KECCAK256_RLP_ARRAY } from '@ethereumjs/util';
-import type { ChainEmitter } from '../chain-events.js';
-import type { ChainView } from '../chain-view.js';
+import type { ChainEmitter } from '../view/chain-events.js';
+import type { ChainView } from '../view/chain-view.js';
 import type { Federation } from '../checkpointing/index.js';
 import type { BlockStore } from '../db/block-store.js';
 import { WriteBatch, type ChainDB } from '../db/chain-db.js';
-import type { ChainRules, RewardCredit } from '../engine-types.js';
+import type { ChainRules, RewardCredit } from '../rules/engine-types.js';
 import { RewardLedger } from '../exec/bulk-rewards.js';
 import { invalidBlock } from '../import/import-error.js';
 import type { BlockValidator } from '../import/validate.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import { headerBuilder, type AssembledBlock } from './assembler.js';
-import type { WarmState } from './warm-state.js';
+import type { WarmState } from '../exec/warm-state.js';
 
 /** Blocks per LevelDB batch: large enough that the write's fixed cost vanishes, small enough that an import queued behind a chunk (or a request, while a chunk runs without I/O) waits well under a second. */
 export const BULK_CHUNK = 500;

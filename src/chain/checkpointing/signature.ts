@@ -4,7 +4,7 @@
  * over JSON-RPC it is the 65 bytes r ‖ s ‖ v.
  */
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToHex, setLengthLeft } from '@ethereumjs/util';
-import { ecrecover, ecsignRecovered } from '../crypto.js';
+import { ecrecover, ecsignRecovered } from '../base/crypto.js';
 
 export interface CheckpointSignature {
   readonly r: bigint;

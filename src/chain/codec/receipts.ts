@@ -8,7 +8,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt, concatBytes } from '@ethereumjs/util';
 import { Bloom } from '@ethereumjs/vm';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { orderedTrieRoot } from './ordered-trie.js';
 import { txBytes } from './tx-bytes.js';
 

@@ -1,7 +1,7 @@
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
-import { buildRangeTrie } from '../state/snap-store.js';
-import { keccak256 } from '../crypto.js';
+import { buildRangeTrie } from '../view/snap-store.js';
+import { keccak256 } from '../base/crypto.js';
 import { decodeRlpList } from './rlp-views.js';
 
 describe('decodeRlpList', () => {

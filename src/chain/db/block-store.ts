@@ -12,7 +12,7 @@ import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUnprefixedHex } from '@eth
 import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../codec/receipts.js';
 import { encodeTransactionList, rlpList } from '../codec/tx-bytes.js';
 import type { BlockCodec } from '../codec/block-codec.js';
-import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../cache-limits.js';
+import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../base/cache-limits.js';
 import type { ChainDB, WriteBatch } from './chain-db.js';
 import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys, type MetaName } from './keys.js';
 import { Lru } from './lru.js';

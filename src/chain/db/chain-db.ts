@@ -5,9 +5,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { Level } from 'level';
-import { WriteBehindQueue } from './write-behind.js';
+import { WriteBehindQueue, type WriteOp } from './write-behind.js';
 
-export type WriteOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+export type { WriteOp };
 
 /** Collects the writes of one block (chain records and state nodes) to commit them together. */
 export class WriteBatch {

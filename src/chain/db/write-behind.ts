@@ -12,11 +12,13 @@
  * main thread; a client sending one transaction at a time gets a block (and a write) per send, and profiled that
  * write as the largest single cost of its block. In one window those blocks share one write.
  */
-import type { WriteOp } from './chain-db.js';
 
 /** Batches waiting at most: beyond it a write waits for the one under way (a burst cannot grow them unbounded). */
 const MAX_WAITING = 64;
 /** How long the first queued batch waits for others to share its write: the most a crash can lose, in time. */
+/** One write of a block's batch (chain-db.ts collects them in a WriteBatch). */
+export type WriteOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
+
 export const GROUP_WINDOW_MS = 25;
 
 interface Unwritten {

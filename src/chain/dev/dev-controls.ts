@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
-import type { ChainEngine } from '../engine.js';
+import type { ChainEngine } from '../engine/engine.js';
 import type { EditedRootsRecord } from '../state/edited-roots.js';
 import { DevClock, type DevClockState } from './dev-clock.js';
 import { Impersonation } from './impersonation.js';

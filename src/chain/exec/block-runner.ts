@@ -12,7 +12,7 @@ import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
-import type { RewardCredit } from '../engine-types.js';
+import type { RewardCredit } from '../rules/engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 import { callDeadlineInstalled } from './call-deadline.js';

@@ -22,7 +22,7 @@ import {
 } from '@ethereumjs/util';
 import type { WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
-import type { RewardCredit } from '../engine-types.js';
+import type { RewardCredit } from '../rules/engine-types.js';
 import { toNibbles } from '../state/nibbles.js';
 import { StateTrie, isMissingNode } from '../state/state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from '../state/trie-db.js';

@@ -26,7 +26,7 @@ import {
   equalsBytes,
   unpadBytes,
 } from '@ethereumjs/util';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import type { OverrideBase } from './overrides.js';
 import { openReadState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';

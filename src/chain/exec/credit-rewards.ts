@@ -1,7 +1,7 @@
 /** Block rewards into a state manager's accounts (a block's last state change; see ChainRules.rewards). */
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { Account, Address } from '@ethereumjs/util';
-import type { RewardCredit } from '../engine-types.js';
+import type { RewardCredit } from '../rules/engine-types.js';
 
 export async function creditRewards(
   sm: Pick<StateManagerInterface, 'getAccount' | 'putAccount'>,

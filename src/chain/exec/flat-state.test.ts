@@ -16,9 +16,9 @@ import {
   setLengthLeft,
 } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SharedCommons } from '../commons.js';
+import { SharedCommons } from './commons.js';
 import { ChainDB, WriteBatch } from '../db/chain-db.js';
-import { etcEngineRules } from '../engine-adapters.js';
+import { etcEngineRules } from '../engine/engine-adapters.js';
 import { DEV_ACCOUNTS, getNetwork } from '../networks/index.js';
 import { type OpenedState, openReadState, openState } from '../state/state-view.js';
 import { TrieNodeStore } from '../state/trie-db.js';

@@ -17,7 +17,7 @@ import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { OriginalStorageCache } from '@ethereumjs/statemanager';
 import { Account, type Address, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
 import { hexKey } from '../db/hex-key.js';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import type { ChainStateManager } from '../state/state-view.js';
 
 /** One address's account: null = known to be absent. */

@@ -18,7 +18,7 @@ import {
   hexToBytes,
   unpadBytes,
 } from '@ethereumjs/util';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 
 /** What one account's override replaces; slot keys are 64 unprefixed lowercase hex digits. */
 export interface AccountOverride {

@@ -3,9 +3,9 @@
  * (`manager.onPendingTransaction`), which decides what counts as pending (src/chain/engine-logs.ts).
  */
 import type { Block } from '@ethereumjs/block';
-import type { Blockchain } from '../blockchain.js';
-import type { ReorgEvent } from '../chain-events.js';
-import { chainLogSource } from '../logs/chain-source.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import type { ReorgEvent } from '../view/chain-events.js';
+import { chainLogSource } from './chain-source.js';
 import type { LogQueries } from '../logs/query.js';
 import { FilterManager, type FilterManagerOptions } from './filter-manager.js';
 

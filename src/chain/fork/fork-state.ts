@@ -19,7 +19,7 @@ import {
   equalsBytes,
   utf8ToBytes,
 } from '@ethereumjs/util';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { type ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import { ForkUpstreamError, type ForkUpstream } from './upstream.js';

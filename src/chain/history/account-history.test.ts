@@ -4,9 +4,8 @@
  * canonical (a reorganised-away sibling) skipped.
  */
 import { describe, expect, it } from 'vitest';
-import type { Blockchain } from '../blockchain.js';
 import { type AddressIndexReader, addressIndexWrites } from './address-index.js';
-import { AccountHistory } from './account-history.js';
+import { AccountHistory, type HistoryChain } from './account-history.js';
 
 const address = (n: number) => new Uint8Array(20).fill(n);
 const hashOf = (number: number, fork: number) => new Uint8Array(32).fill(number * 2 + fork);
@@ -44,7 +43,7 @@ function fakeChain(blocks: readonly FakeBlock[], head: number) {
     getBlock: async (h: Uint8Array) => byHash.get(Buffer.from(h).toString('hex'))?.block,
     getReceipts: async (h: Uint8Array) => byHash.get(Buffer.from(h).toString('hex'))?.receipts,
   };
-  return new AccountHistory(chain as unknown as Blockchain, reader);
+  return new AccountHistory(chain as unknown as HistoryChain, reader);
 }
 
 const where = (page: Awaited<ReturnType<AccountHistory['page']>>) =>

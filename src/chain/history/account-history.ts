@@ -6,7 +6,6 @@
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { equalsBytes } from '@ethereumjs/util';
-import type { Blockchain } from '../blockchain.js';
 import type { TxReceipt } from '../codec/receipts.js';
 import { hexKey } from '../db/hex-key.js';
 import { AddressIndex, type AddressIndexReader } from './address-index.js';
@@ -46,11 +45,22 @@ export interface AccountHistoryPage {
   readonly more: boolean;
 }
 
+/**
+ * The chain reads the walk needs, which the Blockchain provides. Named here so that history/ sits below the
+ * Blockchain, which stores the address index through history/ (ARCHITECTURE.md, the engine's inner layers).
+ */
+export interface HistoryChain {
+  getHead(): Block;
+  getCanonicalHash(number: bigint): Promise<Uint8Array | undefined>;
+  getBlock(hash: Uint8Array): Promise<Block | undefined>;
+  getReceipts(blockHash: Uint8Array): Promise<TxReceipt[] | undefined>;
+}
+
 export class AccountHistory {
   private readonly index: AddressIndex;
 
   constructor(
-    private readonly chain: Blockchain,
+    private readonly chain: HistoryChain,
     reader: AddressIndexReader,
     readonly maxBlocks = DEFAULT_ACCOUNT_HISTORY_MAX_BLOCKS,
   ) {

@@ -5,12 +5,27 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { equalsBytes } from '@ethereumjs/util';
-import type { ChainEmitter, ReorgEvent } from '../chain-events.js';
-import type { ChainView } from '../chain-view.js';
+import type { ChainEmitter, ReorgEvent } from '../view/chain-events.js';
+import type { ChainView } from '../view/chain-view.js';
 import { heavier, type ChainWeight, type Federation } from '../checkpointing/index.js';
 import type { BlockStore } from '../db/block-store.js';
 import { WriteBatch, type ChainDB } from '../db/chain-db.js';
-import type { ImportResult } from './importer.js';
+
+/** What importing a block did: fork choice decides between these (the importer answers with them). */
+export type ImportResult =
+  | { readonly status: 'known'; readonly hash: Uint8Array }
+  /** Stored and made the head (possibly by a reorg). */
+  | {
+      readonly status: 'head';
+      readonly block: Block;
+      readonly dropped: readonly Block[];
+      readonly added: readonly Block[];
+    }
+  /**
+   * Stored on a side chain with no more weight than the head (total difficulty; with checkpointing, latest
+   * checkpoint first), or one that would drop the head's latest checkpoint.
+   */
+  | { readonly status: 'side'; readonly block: Block };
 
 export class ForkChoice {
   constructor(

@@ -5,36 +5,23 @@
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
-import type { SealedBlocks } from '../assembly/sealed-blocks.js';
-import type { WarmState } from '../assembly/warm-state.js';
-import type { ChainView } from '../chain-view.js';
+import type { SealedBlocks } from '../exec/sealed-blocks.js';
+import type { WarmState } from '../exec/warm-state.js';
+import type { ChainView } from '../view/chain-view.js';
 import { checkpointOf, type ChainWeight, type Federation } from '../checkpointing/index.js';
 import type { BlockCodec } from '../codec/block-codec.js';
 import type { BlockStore } from '../db/block-store.js';
 import { WriteBatch } from '../db/chain-db.js';
-import type { ChainRules } from '../engine-types.js';
+import type { ChainRules } from '../rules/engine-types.js';
 import { BlockRunner, type RunnerResult } from '../exec/block-runner.js';
 import { addressIndexWrites } from '../history/address-index.js';
 import { indexWrites } from '../logs/log-index.js';
 import { BufferedTrieDB, type TrieNodeStore } from '../state/trie-db.js';
-import type { ForkChoice } from './fork-choice.js';
+import type { ForkChoice, ImportResult } from './fork-choice.js';
 import { BlockImportError, invalidBlock } from './import-error.js';
 import type { BlockValidator } from './validate.js';
 
-export type ImportResult =
-  | { readonly status: 'known'; readonly hash: Uint8Array }
-  /** Stored and made the head (possibly by a reorg). */
-  | {
-      readonly status: 'head';
-      readonly block: Block;
-      readonly dropped: readonly Block[];
-      readonly added: readonly Block[];
-    }
-  /**
-   * Stored on a side chain with no more weight than the head (total difficulty; with checkpointing, latest
-   * checkpoint first), or one that would drop the head's latest checkpoint.
-   */
-  | { readonly status: 'side'; readonly block: Block };
+export type { ImportResult };
 
 export interface ImporterParts {
   readonly view: ChainView;

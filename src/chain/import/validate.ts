@@ -14,7 +14,7 @@ import {
 } from '../checkpointing/index.js';
 import { transactionsRoot } from '../codec/receipts.js';
 import type { BlockStore } from '../db/block-store.js';
-import type { ChainRules, SealVerifier } from '../engine-types.js';
+import type { ChainRules, SealVerifier } from '../rules/engine-types.js';
 import { BlockImportError, invalidBlock, type ImportFailure } from './import-error.js';
 import { SealVerdicts } from './seal-verdicts.js';
 

@@ -22,4 +22,3 @@ export {
   type LogQueryLimits,
   type LogQueryOptions,
 } from './query.js';
-export { chainLogSource } from './chain-source.js';

@@ -2,7 +2,7 @@
  * Matching logs against criteria: exact matching on a log, and the cheap "may match" test on a
  * logs bloom that lets a block be skipped without reading its receipts.
  */
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import type { LogCriteria, ReceiptLog } from './types.js';
 
 /** Criteria in the form matching wants: wildcards as undefined, OR-sets without duplicates. */

@@ -2,7 +2,7 @@
  * What the miner needs from the engine, the transaction pool and the PoW module. Each seam is the smallest slice
  * of the real class, so the node wires `Blockchain`, `TxPool` and `Ethash` directly and tests may wrap them.
  */
-import type { Blockchain } from '../blockchain.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
 import type { Ethash } from '../pow/ethash.js';
 import type { TxPool } from '../txpool/txpool.js';
 

@@ -8,7 +8,7 @@ import type { EventEmitter } from 'node:events';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { equalsBytes } from '@ethereumjs/util';
-import type { AssembledBlock, ImportResult } from '../blockchain.js';
+import type { AssembledBlock, ImportResult } from '../blockchain/blockchain.js';
 import { sealHash } from '../pow/ethash.js';
 import type { MinedSeal } from '../pow/seal.js';
 import { HashMeter } from './hashrate.js';

@@ -4,7 +4,7 @@
  * Insertion-ordered: the oldest package is forgotten first.
  */
 import { bytesToHex } from '@ethereumjs/util';
-import type { AssembledBlock } from '../blockchain.js';
+import type { AssembledBlock } from '../blockchain/blockchain.js';
 
 /** The eth_getWork package: pow hash, seed hash, boundary (2^256 / difficulty) and the block's number. */
 export interface MiningWork {

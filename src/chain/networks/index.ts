@@ -21,14 +21,6 @@ export {
   DEV_DERIVATION_PATH_PREFIX,
   type DevAccount,
 } from './devAccounts.js';
-export {
-  buildGenesisBlock,
-  computeGenesisStateRoot,
-  genesisAccountState,
-  genesisBlockOf,
-  GenesisMismatchError,
-  type GenesisBlockInfo,
-} from './genesis.js';
 
 export const NETWORKS: Readonly<Record<NetworkName, NetworkDefinition>> = { dev, mordor, etc };
 export const NETWORK_NAMES: readonly NetworkName[] = ['dev', 'mordor', 'etc'];

@@ -11,11 +11,11 @@
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
-import { ProgressLog, type ProgressLogger } from '../progress-log.js';
+import { ProgressLog, type ProgressLogger } from '../base/progress-log.js';
 import { buildCache } from './cache.js';
 import { buildCacheInWorker } from './cache-worker-spawn.js';
 import { CACHE_ROUNDS, HASH_BYTES, cacheSize, seedHash, type EpochInfo } from './epoch.js';
-import { loadKeccak } from './keccak.js';
+import { loadKeccak } from '../base/keccak.js';
 
 const FILE_PREFIX = 'ethash-cache-R23-';
 

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCache } from './cache.js';
 import { cacheSize, seedHash } from './epoch.js';
-import { loadKeccak } from './keccak.js';
+import { loadKeccak } from '../base/keccak.js';
 
 const { epoch, epochLength } = workerData as { epoch: number; epochLength: number };
 await loadKeccak();

@@ -4,7 +4,7 @@
  * a worker thread so the event loop never waits on it.
  */
 import { CACHE_ROUNDS, HASH_BYTES, HASH_WORDS } from './epoch.js';
-import { keccak512Into } from './keccak.js';
+import { keccak512Into } from '../base/keccak.js';
 
 if (new Uint8Array(new Uint32Array([1]).buffer)[0] !== 1) {
   // Ethash is specified over little-endian words and this code reads them through Uint32Array views.

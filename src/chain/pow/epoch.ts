@@ -7,7 +7,7 @@
  * follows the first block of the epoch counted in 30,000-block steps, i.e. 2·epoch iterations after the
  * fork, so a post-fork seed never equals the seed of the pre-fork epoch with the same number.
  */
-import { keccak256Into } from './keccak.js';
+import { keccak256Into } from '../base/keccak.js';
 
 export const WORD_BYTES = 4;
 export const HASH_BYTES = 64;

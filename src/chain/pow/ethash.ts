@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import type { BlockHeader } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
-import type { SealVerifier } from '../engine-types.js';
+import type { SealVerifier } from '../rules/engine-types.js';
 import { EthashCacheStore, type CacheStoreOptions } from './cache-store.js';
 import { datasetSize, epochAt, seedHash, type EpochInfo, type PowParams } from './epoch.js';
 import { hashimotoLight, type LightHash } from './hashimoto.js';
-import { keccak256, loadKeccak } from './keccak.js';
+import { keccak256, loadKeccak } from '../base/keccak.js';
 import { boundaryBytes, checkSeal, mineLight, type MinedSeal, type SealCheck, type SealInput } from './seal.js';
 import { SealWorkerPool } from './seal-pool.js';
 

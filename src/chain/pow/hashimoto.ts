@@ -7,7 +7,7 @@
  * 256 FNV rounds over 16 words), which is where the time goes.
  */
 import { ACCESSES, DATASET_PARENTS, HASH_BYTES, HASH_WORDS, MIX_BYTES, MIX_WORDS } from './epoch.js';
-import { keccak256Into, keccak512Into } from './keccak.js';
+import { keccak256Into, keccak512Into } from '../base/keccak.js';
 
 const FNV_PRIME = 0x01000193;
 

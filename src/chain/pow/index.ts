@@ -25,4 +25,4 @@ export {
   type SealFailure,
   type SealInput,
 } from './seal.js';
-export { loadKeccak } from './keccak.js';
+export { loadKeccak } from '../base/keccak.js';

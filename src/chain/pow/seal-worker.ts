@@ -3,7 +3,7 @@
  * SharedArrayBuffer, so every worker reads the one copy the main thread holds; jobs name the epoch they need.
  */
 import { parentPort } from 'node:worker_threads';
-import { loadKeccak } from './keccak.js';
+import { loadKeccak } from '../base/keccak.js';
 import { checkSeal, type SealInput } from './seal.js';
 
 export type SealWorkerMessage =

@@ -16,7 +16,7 @@
  */
 import { Common, type ChainConfig, type HardforksDict, type HardforkTransitionConfig } from '@ethereumjs/common';
 import { bytesToHex } from '@ethereumjs/util';
-import { nativeCrypto } from '../crypto.js';
+import { nativeCrypto } from '../base/crypto.js';
 import type { NetworkDefinition } from '../networks/types.js';
 import { evmRuleSetAt, type EvmRuleSetName } from './forks.js';
 

@@ -1,7 +1,7 @@
 import { createBlockHeader } from '@ethereumjs/block';
 import { bytesToHex, utf8ToBytes } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { etcEngineRules } from '../engine-adapters.js';
+import { etcEngineRules } from '../engine/engine-adapters.js';
 import { getNetwork } from '../networks/index.js';
 import { evmRulesAt } from './evmRules.js';
 

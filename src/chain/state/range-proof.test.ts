@@ -8,9 +8,9 @@ import {
 } from '@ethereumjs/mpt';
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { RangeProofError, verifyRangeWithProof } from './range-proof.js';
-import { buildRangeTrie } from './snap-store.js';
+import { buildRangeTrie } from '../view/snap-store.js';
 
 const entries = Array.from({ length: 3000 }, (_, i) => ({
   key: keccak256(new Uint8Array([i & 0xff, i >> 8, 7])),

@@ -8,7 +8,7 @@
  * buffer that is simply dropped.
  */
 import { type BatchDBOp, bytesToUnprefixedHex, type DB } from '@ethereumjs/util';
-import { DEFAULT_CACHE_LIMITS } from '../cache-limits.js';
+import { DEFAULT_CACHE_LIMITS } from '../base/cache-limits.js';
 import type { ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import { Lru } from '../db/lru.js';

@@ -1,8 +1,8 @@
 import { createMPT } from '@ethereumjs/mpt';
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import { keccak256 } from '../crypto.js';
-import { buildRangeTrie } from './snap-store.js';
+import { keccak256 } from '../base/crypto.js';
+import { buildRangeTrie } from '../view/snap-store.js';
 import { type TriePage, trieRange } from './trie-range.js';
 import { trieRangeNow } from './trie-range-now.js';
 

@@ -16,8 +16,20 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import { decodeRlpList } from '../codec/rlp-views.js';
 import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
-import type { TrieEntry, TriePage } from './trie-range.js';
 import { BufferedTrieDB } from './trie-db.js';
+
+export interface TrieEntry {
+  /** The 32-byte trie key: keccak256 of the address or storage slot. */
+  readonly key: Uint8Array;
+  /** The stored value (account RLP, or the RLP of a storage value). */
+  readonly value: Uint8Array;
+}
+
+export interface TriePage {
+  readonly entries: TrieEntry[];
+  /** First key after this page, or undefined when the trie holds nothing more. */
+  readonly next?: Uint8Array;
+}
 
 /** A node's encoding by its hash, read at once; `keep` says whether it may go into the node cache. */
 export type ReadNow = (hash: Uint8Array, keep: boolean) => Uint8Array | undefined;

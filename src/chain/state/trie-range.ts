@@ -7,20 +7,9 @@ import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie, 
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
-import { KEEP_DEPTH, readerOf, trieRangeNow } from './trie-range-now.js';
+import { KEEP_DEPTH, readerOf, type TrieEntry, type TriePage, trieRangeNow } from './trie-range-now.js';
 
-export interface TrieEntry {
-  /** The 32-byte trie key: keccak256 of the address or storage slot. */
-  readonly key: Uint8Array;
-  /** The stored value (account RLP, or the RLP of a storage value). */
-  readonly value: Uint8Array;
-}
-
-export interface TriePage {
-  readonly entries: TrieEntry[];
-  /** First key after this page, or undefined when the trie holds nothing more. */
-  readonly next?: Uint8Array;
-}
+export type { TrieEntry, TriePage };
 
 type NodeRef = Uint8Array | Uint8Array[];
 

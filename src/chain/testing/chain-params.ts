@@ -3,8 +3,8 @@
  * definition (identity + genesis + pre-state) and the chain rules of the named forks, plus the seal engine.
  */
 import { hexToBytes } from '@ethereumjs/util';
-import { etcEngineRules } from '../engine-adapters.js';
-import type { ChainRules } from '../engine-types.js';
+import { etcEngineRules } from '../engine/engine-adapters.js';
+import type { ChainRules } from '../rules/engine-types.js';
 import type { EtcForkSchedule, GenesisAccount, NetworkDefinition } from '../networks/types.js';
 import { ethTestRules } from './eth-rules.js';
 import {

@@ -6,9 +6,9 @@
  */
 import { Common, type HardforkTransitionConfig } from '@ethereumjs/common';
 import { bytesToHex, equalsBytes, utf8ToBytes } from '@ethereumjs/util';
-import { nativeCrypto } from '../crypto.js';
-import { engineRules } from '../engine-adapters.js';
-import type { ChainRules, RewardCredit } from '../engine-types.js';
+import { nativeCrypto } from '../base/crypto.js';
+import { engineRules } from '../engine/engine-adapters.js';
+import type { ChainRules, RewardCredit } from '../rules/engine-types.js';
 import { ethRules } from '../rules/chainRules.js';
 import { activeAt, type EthFork, type EthForkSchedule } from './fork-schedule.js';
 

@@ -9,9 +9,9 @@
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
-import { keccak256 } from '../crypto.js';
-import type { ChainEngine } from '../engine.js';
-import type { AddressPreimages } from '../engine-memo.js';
+import { keccak256 } from '../base/crypto.js';
+import type { ChainEngine } from '../engine/engine.js';
+import type { AddressPreimages } from '../engine/engine-memo.js';
 import type { TxReceipt } from '../codec/receipts.js';
 import type { StateView } from '../state/state-view.js';
 

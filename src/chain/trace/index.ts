@@ -3,7 +3,8 @@
  * named tracer (callTracer, flatCallTracer, prestateTracer, 4byteTracer, noopTracer), under per-request caps.
  */
 export { traceBlock, traceCall, traceTransaction, TraceReplayError } from './replay.js';
-export type { TraceCallOptions, TraceChain } from './replay.js';
+export type { TraceCallOptions, TraceChain, TxTrace } from './replay.js';
+export type { TraceResult } from './tracers.js';
 export { TRACER_NAMES, TraceLimitError } from './types.js';
 export { TraceBusyError, TraceSlots } from './slots.js';
 export type {
@@ -13,7 +14,6 @@ export type {
   TraceLimits,
   TraceOptions,
   TracerName,
-  TxTrace,
 } from './types.js';
 export { framesOf, type CallFrameJson } from './call-tracer.js';
 export { parityErrorOf } from './parity-errors.js';

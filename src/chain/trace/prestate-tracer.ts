@@ -177,7 +177,7 @@ export class PrestateTracer implements Tracer {
     return this.pre.size * 200 + slots * 140;
   }
 
-  result(): unknown {
+  result(): Record<string, AccountJson> | { post: Record<string, AccountJson>; pre: Record<string, AccountJson> } {
     const pre = Object.fromEntries([...this.pre].map(([k, a]) => [k, accountJson(a)]));
     if (this.config.diffMode !== true) return pre;
     return { post: Object.fromEntries(this.post), pre };

@@ -19,7 +19,8 @@ import type { TrieNodeStore } from '../state/trie-db.js';
 import { TraceBudget } from './budget.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
 import { runTraced } from './run-traced.js';
-import { TraceLimitError, type TraceOptions, type TxStart, type TxTrace } from './types.js';
+import type { TraceResult } from './tracers.js';
+import { TraceLimitError, type TraceOptions, type TxStart } from './types.js';
 
 /** What the engine reads from the chain (`Blockchain` is one). */
 export interface TraceChain {
@@ -44,8 +45,18 @@ export class TraceReplayError extends Error {
   }
 }
 
+/** One transaction's trace in a block. */
+export interface TxTrace {
+  readonly txHash: Uint8Array;
+  readonly result: TraceResult;
+}
+
 /** The trace of one stored transaction; undefined when the node does not know it. */
-export async function traceTransaction(chain: TraceChain, txHash: Uint8Array, opts: TraceOptions): Promise<unknown> {
+export async function traceTransaction(
+  chain: TraceChain,
+  txHash: Uint8Array,
+  opts: TraceOptions,
+): Promise<TraceResult | undefined> {
   const found = await chain.getTransaction(txHash);
   if (found === undefined) return undefined;
   const [trace] = await replay(chain, found.block, opts, found.index);
@@ -80,7 +91,7 @@ export async function traceCall(
   msg: CallMessage,
   block: Block,
   opts: TraceCallOptions,
-): Promise<unknown> {
+): Promise<TraceResult> {
   const deadline = deadlineOf(opts.limits);
   await chain.stateAt(block.hash());
   const common = chain.commonAt(block.header.number);

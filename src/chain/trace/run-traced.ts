@@ -7,8 +7,8 @@ import type { EVM } from '@ethereumjs/evm';
 import type { VM } from '@ethereumjs/vm';
 import type { TraceBudget } from './budget.js';
 import { TraceSession, type Deadline } from './hooks.js';
-import { newTracer } from './tracers.js';
-import type { TraceOptions, TxStart } from './types.js';
+import { newTracer, type TraceResult } from './tracers.js';
+import type { TraceOptions, Tracer, TxStart } from './types.js';
 
 export interface RunOutcome {
   readonly gasUsed: bigint;
@@ -24,10 +24,11 @@ export async function runTraced(
   deadline: Deadline | undefined,
   budget: TraceBudget,
   run: () => Promise<RunOutcome>,
-): Promise<unknown> {
+): Promise<TraceResult> {
   const tracer = newTracer(opts, budget);
+  const events: Tracer = tracer;
   const state = vm.stateManager;
-  await tracer.txStart?.({ ...start, state });
+  await events.txStart?.({ ...start, state });
   const evm = vm.evm as EVM;
   const session = new TraceSession(tracer, deadline, budget, new Set(evm.precompiles.keys()));
   let returnValue: Uint8Array = EMPTY;
@@ -50,8 +51,8 @@ export async function runTraced(
   }
   // A cap or a tracer failure surfaces here even where the run swallowed it as a failed transaction.
   session.check();
-  await tracer.txEnd?.({ ...outcome, returnValue, state });
+  await events.txEnd?.({ ...outcome, returnValue, state });
   session.check();
-  budget.charge(tracer.sizeEstimate?.() ?? 0);
+  budget.charge(events.sizeEstimate?.() ?? 0);
   return tracer.result();
 }

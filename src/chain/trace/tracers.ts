@@ -10,11 +10,24 @@ import { OtsTracer } from './ots-tracer.js';
 import { PrestateTracer } from './prestate-tracer.js';
 import type { TraceBudget } from './budget.js';
 import { StructLogger } from './struct-logger.js';
-import type { TraceOptions, Tracer } from './types.js';
+import type { TraceOptions } from './types.js';
+
+/** Every tracer the engine runs; a trace's answer is the `result()` of one of them. */
+export type EngineTracer =
+  | StructLogger
+  | CallTracer
+  | FlatCallTracer
+  | PrestateTracer
+  | FourByteTracer
+  | NoopTracer
+  | OtsTracer;
+
+/** A transaction's trace as JSON, in the shape of the tracer that made it (geth's, or Otterscan's for otsTracer). */
+export type TraceResult = ReturnType<EngineTracer['result']>;
 
 const flag = (config: TraceOptions['tracerConfig'], key: string): boolean => config?.[key] === true;
 
-export function newTracer(opts: TraceOptions, budget: TraceBudget): Tracer {
+export function newTracer(opts: TraceOptions, budget: TraceBudget): EngineTracer {
   const config = opts.tracerConfig;
   switch (opts.tracer) {
     case undefined:

@@ -144,12 +144,6 @@ export interface TraceOptions {
   readonly limits?: TraceLimits;
 }
 
-/** One transaction's trace in a block. */
-export interface TxTrace {
-  readonly txHash: Uint8Array;
-  readonly result: unknown;
-}
-
 /** Which cap stopped a trace; handlers answer it naming the cap and its setting (handlers/limits.ts's code). */
 export type TraceCap = 'timeout' | 'structLogs' | 'resultBytes';
 

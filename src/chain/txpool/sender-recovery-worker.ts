@@ -4,7 +4,7 @@
  * answers the whole batch with one transferred buffer.
  */
 import { parentPort } from 'node:worker_threads';
-import { ecrecover, keccak256 } from '../crypto.js';
+import { ecrecover, keccak256 } from '../base/crypto.js';
 import {
   RECOVERED,
   REQUEST_RECORD_BYTES,

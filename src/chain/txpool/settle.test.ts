@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ChainEngine } from '../engine.js';
+import { ChainEngine } from '../engine/engine.js';
 import { DEV_ACCOUNTS } from '../networks/index.js';
 import type { PooledTx } from './pooled-tx.js';
 import { PoolSettle } from './settle.js';

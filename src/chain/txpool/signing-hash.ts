@@ -11,7 +11,7 @@
 import { LegacyTx, Capability } from '@ethereumjs/tx';
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { encodeRlp } from '../codec/rlp-encode.js';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 
 const known = new WeakMap<LegacyTx, Uint8Array>();
 const EMPTY = new Uint8Array(0);

@@ -6,8 +6,7 @@
  * runs them on: `londonBlock` would tell a reader that EIP-1559 is on, which ETC never adopted.
  * Difficulties are hex quantities: ETC's total difficulty is past what a JSON number holds exactly in JavaScript.
  */
-import { keccak256 } from '../../chain/crypto.js';
-import { getNetwork } from '../../chain/networks/index.js';
+import { keccak256, getNetwork } from '../../chain/index.js';
 import type {
   AdminDatadirParams,
   AdminDatadirResult,

@@ -1,5 +1,5 @@
 /** The dev controls behind every anvil-namespace method, and the refusal anywhere but the dev network. */
-import { devControlsOf, type DevControls } from '../../chain/dev/dev-controls.js';
+import { devControlsOf, type DevControls } from '../../chain/index.js';
 import { forkSwitcherOf } from '../../node/fork/fork-switch.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams, methodNotSupported } from '../../rpc/errors.js';

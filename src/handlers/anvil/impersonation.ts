@@ -1,6 +1,4 @@
-import type { AccountSigner } from '../../chain/accounts/index.js';
-import { devControlsOf } from '../../chain/dev/dev-controls.js';
-import type { Impersonation } from '../../chain/dev/impersonation.js';
+import { type AccountSigner, devControlsOf, type Impersonation } from '../../chain/index.js';
 import type {
   AnvilAutoImpersonateAccountParams,
   AnvilAutoImpersonateAccountResult,

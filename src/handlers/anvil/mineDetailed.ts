@@ -5,8 +5,7 @@
  * keep no return data.
  */
 import type { Block as EngineBlock } from '@ethereumjs/block';
-import { traceBlock } from '../../chain/trace/index.js';
-import type { CallFrameJson } from '../../chain/trace/index.js';
+import { traceBlock, type CallFrameJson } from '../../chain/index.js';
 import type { AnvilMinedBlock, EvmMineDetailedParams, EvmMineDetailedResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { blockJson } from '../eth/getBlock.js';

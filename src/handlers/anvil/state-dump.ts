@@ -7,10 +7,14 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { RLP } from '@ethereumjs/rlp';
 import { Address, bytesToBigInt, bytesToHex, createAccountFromRLP, hexToBytes, setLengthLeft } from '@ethereumjs/util';
-import type { StateEdit } from '../../chain/dev/state-edits.js';
-import { keccak256 } from '../../chain/crypto.js';
-import { accountTrieOf, storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
-import { preimageBookOf } from '../../chain/testing/preimage-book.js';
+import {
+  type StateEdit,
+  keccak256,
+  accountTrieOf,
+  storageTrieOf,
+  trieRange,
+  preimageBookOf,
+} from '../../chain/index.js';
 import type { AnvilDumpStateResult, AnvilLoadStateParams, AnvilLoadStateResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';

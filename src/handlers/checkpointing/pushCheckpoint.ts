@@ -1,4 +1,4 @@
-import { signatureFromBytes, type CheckpointSignature } from '../../chain/checkpointing/index.js';
+import { signatureFromBytes, type CheckpointSignature } from '../../chain/index.js';
 import type { CheckpointingPushCheckpointParams, CheckpointingPushCheckpointResult } from '../../generated/types.js';
 import { invalidParams } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';

@@ -3,9 +3,7 @@
  * block on the parent, import it (the engine validates it), and turn a refusal into -32602 naming the rule.
  */
 import type { Block } from '@ethereumjs/block';
-import { BlockImportError } from '../../chain/import/import-error.js';
-import type { CheckpointSignature, Federation } from '../../chain/checkpointing/index.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import { BlockImportError, type CheckpointSignature, type Federation, type ChainEngine } from '../../chain/index.js';
 import { ErrorCode, invalidParams, RpcError } from '../../rpc/errors.js';
 import { blockNotFound } from '../block-ref.js';
 

@@ -1,5 +1,4 @@
-import { preimageBookOf } from '../../chain/testing/preimage-book.js';
-import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
+import { preimageBookOf, accountTrieOf, trieRange } from '../../chain/index.js';
 import type { DebugAccountRangeParams, DebugAccountRangeResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';

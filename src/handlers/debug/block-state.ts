@@ -1,5 +1,5 @@
 /** The post-state of the block a retesteth dump names: a block hash, or a number in any TestQuantity form. */
-import type { StateView } from '../../chain/state/state-view.js';
+import type { StateView } from '../../chain/index.js';
 import type { TestBlockHashOrNumber } from '../../generated/types.js';
 import { blockNotFound, engineOf, heldState } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';

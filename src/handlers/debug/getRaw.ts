@@ -3,7 +3,7 @@
  * hashes and roots itself. Receipts are encoded as receiptsRoot commits to them (EIP-2718: the type byte before a
  * typed transaction's receipt), geth's `MarshalBinary`.
  */
-import { encodeConsensusReceipt } from '../../chain/codec/receipts.js';
+import { encodeConsensusReceipt } from '../../chain/index.js';
 import type {
   DebugGetRawBlockParams,
   DebugGetRawBlockResult,

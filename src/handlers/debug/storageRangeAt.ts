@@ -1,6 +1,5 @@
 import { RLP } from '@ethereumjs/rlp';
-import { storageTrieOf, trieRange } from '../../chain/state/trie-range.js';
-import { fixedSlotOf } from '../../chain/testing/preimage-book.js';
+import { storageTrieOf, trieRange, fixedSlotOf } from '../../chain/index.js';
 import type { DebugStorageRangeAtParams, DebugStorageRangeAtResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';

@@ -4,7 +4,7 @@
  * unknown name or a JavaScript tracer body is -32602 listing the tracers). The request's `timeout` can only shorten
  * `network.rpc.debug.trace-timeout`.
  */
-import type { TraceOptions } from '../../chain/trace/index.js';
+import type { TraceOptions } from '../../chain/index.js';
 import type { GethTraceConfig } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';

@@ -1,6 +1,6 @@
 /** debug_traceBlockByNumber / ByHash / debug_traceBlock (raw RLP): every transaction of a block, traced in order. */
 import type { Block } from '@ethereumjs/block';
-import { traceBlock } from '../../chain/trace/index.js';
+import { traceBlock } from '../../chain/index.js';
 import type {
   DebugTraceBlockByHashParams,
   DebugTraceBlockByNumberParams,

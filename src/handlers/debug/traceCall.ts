@@ -4,8 +4,8 @@ import {
   blockWithOverrides,
   hasBlockOverrides,
   writeStateOverrides,
-} from '../../chain/exec/overrides.js';
-import { traceCall } from '../../chain/trace/index.js';
+  traceCall,
+} from '../../chain/index.js';
 import type { DebugTraceCallParams, DebugTraceCallResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';

@@ -1,4 +1,4 @@
-import { traceTransaction } from '../../chain/trace/index.js';
+import { traceTransaction } from '../../chain/index.js';
 import type { DebugTraceTransactionParams, DebugTraceTransactionResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';

@@ -2,8 +2,7 @@
  * eth_call / eth_estimateGas (and debug_traceCall) overrides in geth's wire shapes → the engine's `CallOverrides`
  * (src/chain/exec/overrides.ts). `state` and `stateDiff` for one account contradict each other: -32602, as geth.
  */
-import type { CallOverrides } from '../../chain/exec/call.js';
-import type { AccountOverride, BlockEnvOverrides } from '../../chain/exec/overrides.js';
+import type { CallOverrides, AccountOverride, BlockEnvOverrides } from '../../chain/index.js';
 import type { BlockOverrides, StateOverrides } from '../../generated/types.js';
 import { invalidParams } from '../../rpc/errors.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';

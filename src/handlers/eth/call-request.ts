@@ -5,13 +5,17 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { equalsBytes } from '@ethereumjs/util';
-import type { ChainEngine } from '../../chain/engine.js';
-import type { CallMessage, CallOverrides, CallResult } from '../../chain/exec/call.js';
-import { InvalidOverrideError } from '../../chain/exec/overrides.js';
+import {
+  type ChainEngine,
+  type CallMessage,
+  type CallOverrides,
+  type CallResult,
+  InvalidOverrideError,
+  CallTimeoutError,
+} from '../../chain/index.js';
 import { performance } from 'node:perf_hooks';
 import type { CallRequest, TransactionRequest } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
-import { CallTimeoutError } from '../../chain/exec/call-deadline.js';
 import { blockNotFound, engineOf, heldState, stateBlockOf, type BlockParam } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, fieldQuantity, fromQuantity, toQuantity } from '../hex.js';

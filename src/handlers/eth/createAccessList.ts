@@ -4,7 +4,7 @@
  * and so may change the path a call takes). gasUsed is the last run's, with that list; `error` the EVM's failure, if
  * any (geth's shape: a failing call still returns its list).
  */
-import type { CallAccessListEntry } from '../../chain/exec/call.js';
+import type { CallAccessListEntry } from '../../chain/index.js';
 import type { EthCreateAccessListParams, EthCreateAccessListResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { engineOf } from '../block-ref.js';

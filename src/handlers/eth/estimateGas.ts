@@ -1,6 +1,5 @@
 import type { Block } from '@ethereumjs/block';
-import type { ChainEngine } from '../../chain/engine.js';
-import type { CallMessage, CallResult } from '../../chain/exec/call.js';
+import type { ChainEngine, CallMessage, CallResult } from '../../chain/index.js';
 import type { EthEstimateGasParams, EthEstimateGasResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';

@@ -6,7 +6,7 @@
  * its whole gas price, so on Ethereum Classic the rewards are gas prices. The blob fields are zeros, as core-geth's.
  */
 import type { Block } from '@ethereumjs/block';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/index.js';
 import type { EthFeeHistoryParams, EthFeeHistoryResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';

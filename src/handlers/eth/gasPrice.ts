@@ -1,5 +1,5 @@
 import type { Block } from '@ethereumjs/block';
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/index.js';
 import type { EthGasPriceParams, EthGasPriceResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';

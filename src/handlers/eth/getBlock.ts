@@ -1,5 +1,5 @@
 /** eth_getBlockByHash and eth_getBlockByNumber: one block, with transaction hashes or full transactions. */
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/index.js';
 import type {
   Block,
   EthGetBlockByHashParams,

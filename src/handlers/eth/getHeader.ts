@@ -3,7 +3,7 @@
  * its body (no transactions, uncles or size), with the fields this node's blocks carry besides (totalDifficulty, as
  * core-geth adds it, and the ECIP-1097 checkpoint fields).
  */
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/index.js';
 import type {
   BlockHeaderObject,
   EthGetHeaderByHashParams,

@@ -1,5 +1,5 @@
 /** eth_getUncleBy{BlockHash,BlockNumber}AndIndex and eth_getUncleCountBy{BlockHash,BlockNumber}. */
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/index.js';
 import type {
   EthGetUncleByBlockHashAndIndexParams,
   EthGetUncleByBlockHashAndIndexResult,

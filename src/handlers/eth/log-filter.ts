@@ -2,10 +2,18 @@
  * The Filter parameter (eth_getLogs, eth_newFilter, eth_subscribe "logs") → engine criteria, and the
  * engine's log and filter errors → JSON-RPC errors. Shared by the logs group.
  */
-import type { LogCriteria, LogQuery, TopicCriterion } from '../../chain/logs/types.js';
-import { HistoryNotHeldError, LimitExceededError, UnknownBlockError } from '../../chain/logs/errors.js';
-import { FilterLimitError, FilterNotFoundError, FilterOverflowError } from '../../chain/filters/errors.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import {
+  type LogCriteria,
+  type LogQuery,
+  type TopicCriterion,
+  HistoryNotHeldError,
+  LimitExceededError,
+  UnknownBlockError,
+  FilterLimitError,
+  FilterNotFoundError,
+  FilterOverflowError,
+  type ChainEngine,
+} from '../../chain/index.js';
 import type { BlockNumberOrTag, Filter } from '../../generated/types.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { unknownBlockTag } from '../block-ref.js';

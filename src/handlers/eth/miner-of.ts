@@ -1,6 +1,5 @@
 /** How the mining handlers reach the miner, and how "no proof of work here" becomes -32002. */
-import type { Miner } from '../../chain/miner/index.js';
-import { isMiningUnavailableError } from '../../chain/miner/index.js';
+import { type Miner, isMiningUnavailableError } from '../../chain/index.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';

@@ -1,4 +1,4 @@
-import type { TypedDataPayload } from '../../chain/accounts/index.js';
+import type { TypedDataPayload } from '../../chain/index.js';
 import type { EthSignTypedDataV4Params, EthSignTypedDataV4Result } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';

@@ -1,7 +1,6 @@
 /** Hands a signed transaction to the engine; the pool's rejection reasons become JSON-RPC errors. */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { ChainEngine } from '../../chain/engine.js';
-import { isTxRejectedError, type SubmitResult } from '../../chain/txpool/index.js';
+import { type ChainEngine, isTxRejectedError, type SubmitResult } from '../../chain/index.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { hexFromBytes } from '../hex.js';

@@ -1,10 +1,13 @@
 /** eth_subscribe / eth_unsubscribe: push notifications over the caller's WebSocket connection. */
 import type { Block as EngineBlock } from '@ethereumjs/block';
-import type { Subscription } from '../../chain/filters/filter-manager.js';
-import { randomId } from '../../chain/filters/ids.js';
-import type { ChainEngine } from '../../chain/engine.js';
-import type { EngineMemo } from '../../chain/engine-memo.js';
-import type { Log as EngineLog, LogCriteria } from '../../chain/logs/types.js';
+import {
+  type Subscription,
+  randomId,
+  type ChainEngine,
+  type EngineMemo,
+  type Log as EngineLog,
+  type LogCriteria,
+} from '../../chain/index.js';
 import type {
   Block,
   EthSubscribeParams,

@@ -3,7 +3,7 @@
  * ids it owns, cleanup when it closes), and in-order delivery that never overtakes the eth_subscribe response
  * (clients such as viem only route notifications for ids they have already been given).
  */
-import type { Subscription } from '../../chain/filters/filter-manager.js';
+import type { Subscription } from '../../chain/index.js';
 import type { ClientConnection } from '../../rpc/context.js';
 import { toQuantity } from '../hex.js';
 

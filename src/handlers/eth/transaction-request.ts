@@ -3,18 +3,20 @@
  * transaction in the pool. Absent fields are filled as the schema says: nonce = the sender's next nonce
  * counting its pooled transactions, gasPrice = eth_gasPrice's suggestion, gas = eth_estimateGas's answer.
  */
-import type { AccountSigner } from '../../chain/accounts/index.js';
-import type { UnsignedLegacyTx } from '../../chain/accounts/index.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import {
+  type AccountSigner,
+  type UnsignedLegacyTx,
+  type ChainEngine,
+  FEE_MARKET_REFUSAL,
+  KeyedLock,
+  type CallMessage,
+} from '../../chain/index.js';
 import type { TransactionRequest } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
-import { FEE_MARKET_REFUSAL } from '../../chain/txpool/index.js';
-import { KeyedLock } from '../../chain/keyed-lock.js';
 import { pendingNonce } from '../block-ref.js';
 import { bytesFromHex, fieldQuantity, fromQuantity } from '../hex.js';
 import { accountCall } from '../personal/accounts.js';
-import type { CallMessage } from '../../chain/exec/call.js';
 import { checkChainId, deadlineOf, payloadOf, refuseForeignFields } from './call-request.js';
 import { estimateGas } from './estimateGas.js';
 import { suggestGasPrice } from './gasPrice.js';

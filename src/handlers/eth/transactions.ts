@@ -3,8 +3,7 @@
  * first (pending: no block fields), then the canonical chain's transaction index.
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { ChainEngine } from '../../chain/engine.js';
-import type { TxReceipt } from '../../chain/codec/receipts.js';
+import type { ChainEngine, TxReceipt } from '../../chain/index.js';
 import { receiptsOf, type ResolvedBlock } from '../block-ref.js';
 import { bytesFromHex, fromQuantity } from '../hex.js';
 import type { TxPosition } from '../format/index.js';

@@ -8,9 +8,7 @@
 import type { Block as EngineBlock, BlockHeader } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import type { Block } from '../../generated/types.js';
-import { checkpointOf } from '../../chain/checkpointing/index.js';
-import { serializedBlockLength } from '../../chain/codec/tx-bytes.js';
-import type { EngineMemo } from '../../chain/engine-memo.js';
+import { checkpointOf, serializedBlockLength, type EngineMemo } from '../../chain/index.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
 import { formatHeaderCheckpoint } from './checkpoint.js';
 import { formatTransaction } from './transaction.js';

@@ -3,8 +3,7 @@
  * the public keys recovered from them over the checkpointed (parent) block's hash, as the original node showed them.
  */
 import type { BlockHeader } from '@ethereumjs/block';
-import { recoverSigner, signatureToBytes, type Checkpoint } from '../../chain/checkpointing/index.js';
-import type { EngineMemo } from '../../chain/engine-memo.js';
+import { recoverSigner, signatureToBytes, type Checkpoint, type EngineMemo } from '../../chain/index.js';
 import type { Checkpoint as CheckpointJson } from '../../generated/types.js';
 import { hexFromBytes } from '../hex.js';
 

@@ -1,5 +1,5 @@
 /** The execution-apis Log object, from the engine's positioned log (logIndex already counts across the block). */
-import type { Log as EngineLog } from '../../chain/logs/types.js';
+import type { Log as EngineLog } from '../../chain/index.js';
 import type { Log } from '../../generated/types.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
 

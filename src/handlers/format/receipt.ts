@@ -5,7 +5,7 @@
  */
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import type { TxReceipt } from '../../chain/codec/receipts.js';
+import type { TxReceipt } from '../../chain/index.js';
 import type { Receipt } from '../../generated/types.js';
 import { hexFromBytes, toQuantity } from '../hex.js';
 import { formatLog } from './log.js';

@@ -4,8 +4,7 @@
  * explorer never reads it); issuance comes from the chain's reward rules, fees from the receipts.
  */
 import type { Block as EngineBlock } from '@ethereumjs/block';
-import { checkpointOf } from '../../chain/checkpointing/index.js';
-import type { ChainEngine } from '../../chain/engine.js';
+import { checkpointOf, type ChainEngine } from '../../chain/index.js';
 import type {
   ErigonGetHeaderByNumberParams,
   ErigonGetHeaderByNumberResult,

@@ -4,10 +4,14 @@
  * bisects its account history the same way), then look inside that one block. A block whose state this node
  * does not hold (below a snap-sync base) makes the answer unknowable here: -32004, never a guess.
  */
-import type { ChainEngine } from '../../chain/engine.js';
-import { StateNotHeldError } from '../../chain/state/snap-base.js';
-import type { StateView } from '../../chain/state/state-view.js';
-import { framesOf, type OtsTraceJson, traceBlock } from '../../chain/trace/index.js';
+import {
+  type ChainEngine,
+  StateNotHeldError,
+  type StateView,
+  framesOf,
+  type OtsTraceJson,
+  traceBlock,
+} from '../../chain/index.js';
 import type {
   OtsGetContractCreatorParams,
   OtsGetContractCreatorResult,

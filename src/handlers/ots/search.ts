@@ -3,7 +3,7 @@
  * address index (svc_getAccountTransactions' index: the transactions the address sent or received). A page holds
  * whole blocks and is always newest first; receipts carry the block's timestamp, which Otterscan lists.
  */
-import type { AccountTransaction } from '../../chain/history/index.js';
+import type { AccountTransaction } from '../../chain/index.js';
 import type {
   OtsReceipt,
   OtsSearchTransactionsAfterParams,

@@ -4,7 +4,7 @@
  * caps and slots apply, answered as for every tracing method (../trace-answer.ts); an unknown transaction is
  * -32000, as Erigon answers.
  */
-import { framesOf, type OtsTraceJson, traceTransaction } from '../../chain/trace/index.js';
+import { framesOf, type OtsTraceJson, traceTransaction } from '../../chain/index.js';
 import type {
   OtsGetInternalOperationsParams,
   OtsGetInternalOperationsResult,

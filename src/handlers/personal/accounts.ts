@@ -1,8 +1,7 @@
 /**
  * How personal_* handlers reach the node's accounts, and how account failures become JSON-RPC errors.
  */
-import type { AccountManager } from '../../chain/accounts/index.js';
-import { AccountError, type AccountErrorKind } from '../../chain/accounts/index.js';
+import { type AccountManager, AccountError, type AccountErrorKind } from '../../chain/index.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';
 

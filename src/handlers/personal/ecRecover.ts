@@ -1,4 +1,4 @@
-import { recoverPersonalMessageSigner } from '../../chain/accounts/index.js';
+import { recoverPersonalMessageSigner } from '../../chain/index.js';
 import type { PersonalEcRecoverParams, PersonalEcRecoverResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';

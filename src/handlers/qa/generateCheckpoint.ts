@@ -1,4 +1,4 @@
-import { checkpointOf, signCheckpoint } from '../../chain/checkpointing/index.js';
+import { checkpointOf, signCheckpoint } from '../../chain/index.js';
 import type { QaGenerateCheckpointParams, QaGenerateCheckpointResult } from '../../generated/types.js';
 import { invalidParams } from '../../rpc/errors.js';
 import { blockNotFound, engineOf } from '../block-ref.js';

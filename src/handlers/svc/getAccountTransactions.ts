@@ -1,4 +1,4 @@
-import { AccountRangeTooWideError } from '../../chain/history/account-history.js';
+import { AccountRangeTooWideError } from '../../chain/index.js';
 import type {
   AccountTransaction,
   SvcGetAccountTransactionsParams,

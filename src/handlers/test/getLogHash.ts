@@ -1,4 +1,4 @@
-import { logsHash } from '../../chain/testing/log-hash.js';
+import { logsHash } from '../../chain/index.js';
 import type { TestGetLogHashParams, TestGetLogHashResult } from '../../generated/types.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';

@@ -1,6 +1,6 @@
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
-import { BlockImportError } from '../../chain/import/import-error.js';
+import { BlockImportError } from '../../chain/index.js';
 import type { TestImportRawBlockParams, TestImportRawBlockResult } from '../../generated/types.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';

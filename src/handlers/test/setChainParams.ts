@@ -1,4 +1,4 @@
-import { ChainParamsError, parseChainParams, type ChainParamsInput } from '../../chain/testing/chain-params.js';
+import { ChainParamsError, parseChainParams, type ChainParamsInput } from '../../chain/index.js';
 import type { TestSetChainParamsParams, TestSetChainParamsResult } from '../../generated/types.js';
 import { invalidParams } from '../../rpc/errors.js';
 import type { HandlerContext } from '../../rpc/context.js';

@@ -7,9 +7,7 @@ import type { Block } from '@ethereumjs/block';
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { createLegacyTx, createTxFromRLP } from '@ethereumjs/tx';
 import { Account, Address, hexToBytes, unpadBytes } from '@ethereumjs/util';
-import type { ChainEngine } from '../../chain/engine.js';
-import type { CallMessage } from '../../chain/exec/call.js';
-import { type TraceOptions, traceCall } from '../../chain/trace/index.js';
+import { type ChainEngine, type CallMessage, type TraceOptions, traceCall } from '../../chain/index.js';
 import type {
   ParityTraceResults,
   ParityTraceTypes,

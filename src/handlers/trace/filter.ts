@@ -4,7 +4,7 @@
  * reward traces are made from the header), and the walk stops as soon as `count` traces are in hand, so a wide
  * range of empty blocks costs a block read each. Both the range and the answer are capped by settings.
  */
-import type { ChainEngine } from '../../chain/engine.js';
+import type { ChainEngine } from '../../chain/index.js';
 import type { BlockNumberOrTag, TraceFilterParams, TraceFilterResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';

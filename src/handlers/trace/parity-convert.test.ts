@@ -1,6 +1,6 @@
 /** The callTracer → OpenEthereum conversion on hand-made frames: order, addresses, markers, errors. */
 import { describe, expect, it } from 'vitest';
-import type { CallFrameJson } from '../../chain/trace/index.js';
+import type { CallFrameJson } from '../../chain/index.js';
 import { flattenCallFrame, localize, rewardTrace, stateDiffOf } from './parity-convert.js';
 
 const A = '0x00000000000000000000000000000000000000aa';

@@ -9,7 +9,7 @@
  * applied), so for a transaction that earns a refund the top `gasUsed` is lower than OpenEthereum's, which
  * counts before refunds; inner traces are the frames' own figures, as in OpenEthereum.
  */
-import { type CallFrameJson, parityErrorOf } from '../../chain/trace/index.js';
+import { type CallFrameJson, parityErrorOf } from '../../chain/index.js';
 import type { ParityLocalizedTrace } from '../../generated/types.js';
 
 type Hex = `0x${string}`;

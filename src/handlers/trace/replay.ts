@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import type { CallFrameJson, TraceLimits, TraceOptions } from '../../chain/trace/index.js';
+import type { CallFrameJson, TraceLimits, TraceOptions } from '../../chain/index.js';
 import type {
   ParityTraceResults,
   ParityTraceTypes,

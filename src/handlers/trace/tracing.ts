@@ -9,15 +9,16 @@ import type { Common } from '@ethereumjs/common';
 import { getActivePrecompiles } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import type { ChainEngine } from '../../chain/engine.js';
 import {
+  type ChainEngine,
   type CallFrameJson,
   type TraceLimits,
   type TraceOptions,
   TraceReplayError,
   traceBlock,
   traceTransaction,
-} from '../../chain/trace/index.js';
+  StateNotHeldError,
+} from '../../chain/index.js';
 import type { ParityTraceTypes } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';

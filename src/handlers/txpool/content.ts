@@ -6,7 +6,7 @@ import type {
 } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { formatTransaction } from '../format/index.js';
-import type { PooledTx } from '../../chain/txpool/index.js';
+import type { PooledTx } from '../../chain/index.js';
 import { bySenderAndNonce, poolOf } from './pool-view.js';
 
 const render = (pooled: PooledTx) => formatTransaction(pooled.tx, pooled.sender.bytes);

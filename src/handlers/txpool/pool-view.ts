@@ -4,7 +4,7 @@
  * transactions by their nonce in decimal, as geth keys them.
  */
 import { toChecksumAddress } from '@ethereumjs/util';
-import type { PooledTx } from '../../chain/txpool/index.js';
+import type { PooledTx } from '../../chain/index.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { engineOf } from '../block-ref.js';
 

@@ -1,4 +1,4 @@
-import { keccak256 } from '../../chain/crypto.js';
+import { keccak256 } from '../../chain/index.js';
 import type { Web3Sha3Params, Web3Sha3Result } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, hexFromBytes } from '../hex.js';

@@ -1,2 +1,2 @@
 /** The fork's upstream failure, for the JSON-RPC layer (which may not reach into the engine itself). */
-export { ForkUpstreamError, forkUpstreamErrorIn } from '../../chain/fork/upstream.js';
+export { ForkUpstreamError, forkUpstreamErrorIn } from '../../chain/index.js';

@@ -10,8 +10,7 @@
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ChainEngine } from '../../chain/engine.js';
-import type { NetworkName } from '../../chain/networks/types.js';
+import { ChainEngine, type NetworkName } from '../../chain/index.js';
 import type { SvcNode } from '../node.js';
 import { engineOptionsOf } from '../services.js';
 import { UpstreamClient, upstreamClientFor } from './upstream-client.js';

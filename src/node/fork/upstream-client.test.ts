@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ForkUpstreamError } from '../../chain/fork/upstream.js';
+import { ForkUpstreamError } from '../../chain/index.js';
 import type { ForkConfig } from '../config.js';
 import { UpstreamClient } from './upstream-client.js';
 

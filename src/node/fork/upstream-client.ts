@@ -5,12 +5,7 @@
  * `ForkUpstreamError`, which the JSON-RPC layer answers with -32000 and its message.
  */
 import { bigIntToUnpaddedBytes, hexToBytes } from '@ethereumjs/util';
-import {
-  ForkUpstreamError,
-  type ForkUpstream,
-  type UpstreamHeader,
-  type UpstreamProof,
-} from '../../chain/fork/upstream.js';
+import { ForkUpstreamError, type ForkUpstream, type UpstreamHeader, type UpstreamProof } from '../../chain/index.js';
 import type { ForkConfig } from '../config.js';
 import { readBoundedText } from './bounded-body.js';
 import { RequestLimiter, TransientError } from './request-limiter.js';

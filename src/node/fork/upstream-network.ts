@@ -6,9 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bytesToHex } from '@ethereumjs/util';
-import { getNetwork } from '../../chain/networks/index.js';
-import type { NetworkName } from '../../chain/networks/types.js';
-import { ForkUpstreamError } from '../../chain/fork/upstream.js';
+import { getNetwork, type NetworkName, ForkUpstreamError } from '../../chain/index.js';
 import type { UpstreamClient } from './upstream-client.js';
 
 interface ForkRecord {

@@ -1,5 +1,5 @@
 /** Bounds of the engine's in-memory caches and of LevelDB's cache and write buffer (src/chain/cache-limits.ts). */
-import { DEFAULT_CACHE_LIMITS as d } from '../../chain/cache-limits.js';
+import { DEFAULT_CACHE_LIMITS as d } from '../../chain/index.js';
 import * as s from './setting.js';
 
 export const cacheSettings = {

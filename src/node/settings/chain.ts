@@ -1,7 +1,7 @@
 /** Which chain the node runs, where it keeps it, and how much it says: the settings everything else depends on. */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { NETWORK_NAMES } from '../../chain/networks/index.js';
+import { NETWORK_NAMES } from '../../chain/index.js';
 import { logLevels } from '../logger.js';
 import * as s from './setting.js';
 

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { NetworkName } from '../../chain/networks/types.js';
+import type { NetworkName } from '../../chain/index.js';
 import { loadConfig, resolveApis, type NodeConfig } from '../config.js';
 import { defaultOf, defaultText, settingOf, settings, type DefaultContext, type SettingKey } from './index.js';
 

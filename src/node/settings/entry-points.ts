@@ -4,7 +4,7 @@
  * `--bootnodes` and `--dns` replace them. The etcdisco.net trees name no public key, so they cannot be verified
  * and are left out.
  */
-import type { NetworkName } from '../../chain/networks/types.js';
+import type { NetworkName } from '../../chain/index.js';
 
 const BLOCKD_KEY = 'AJE62Q4DUX4QMMXEHCSSCSC65TDHZYSMONSD64P3WULVLSF6MRQ3K';
 

@@ -1,5 +1,5 @@
 /** Sealing and the internal miner. */
-import { SEAL_MODES } from '../../chain/seal-mode.js';
+import { SEAL_MODES } from '../../chain/index.js';
 import * as s from './setting.js';
 
 /** The first account of the dev mnemonic, so dev rewards land in an account the developer holds. */

@@ -1,6 +1,6 @@
 /** The JSON-RPC server: namespaces, limits, HTTP (TLS, CORS, rate limit), WebSocket, metrics. */
 import { namespaces, type Namespace } from '../../generated/registry.js';
-import type { NetworkName } from '../../chain/networks/types.js';
+import type { NetworkName } from '../../chain/index.js';
 import * as s from './setting.js';
 
 /** Default `apis` per network: mordor/etc follow the spec's sample production configuration. */

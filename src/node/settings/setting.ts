@@ -4,8 +4,7 @@
  * `--help` and `loadConfig` all read it from here. The helpers below keep each default's literal type, so that
  * the value type of a setting (and whether it may be absent) follows from its table entry.
  */
-import type { NetworkName } from '../../chain/networks/types.js';
-import type { SealMode } from '../../chain/seal-mode.js';
+import type { NetworkName, SealMode } from '../../chain/index.js';
 import { formatDuration } from './duration.js';
 
 /** What a default may depend on. `loadConfig` answers each field from the setting it names, when asked. */

@@ -8,7 +8,7 @@
 import { Resolver } from 'node:dns/promises';
 import { createRequire } from 'node:module';
 import { base32 } from '@scure/base';
-import { keccak256 } from '../../chain/crypto.js';
+import { keccak256 } from '../../chain/index.js';
 import { type NodeRecord, recordFromText } from './enr.js';
 import { TREE_URL } from './tree-url.js';
 

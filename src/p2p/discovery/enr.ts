@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { isIPv4, isIPv6 } from 'node:net';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToInt, intToBytes } from '@ethereumjs/util';
-import { keccak256 } from '../../chain/crypto.js';
+import { keccak256 } from '../../chain/index.js';
 import type { ForkId } from '../fork-id.js';
 
 const require = createRequire(import.meta.url);

@@ -6,7 +6,7 @@
 import { createRequire } from 'node:module';
 import { isIPv4 } from 'node:net';
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from '../../chain/crypto.js';
+import { keccak256 } from '../../chain/index.js';
 
 const require = createRequire(import.meta.url);
 const secp256k1 = require('secp256k1/bindings') as typeof import('secp256k1');

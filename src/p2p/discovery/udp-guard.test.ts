@@ -3,7 +3,7 @@ import { createSocket } from 'node:dgram';
 import { createRequire } from 'node:module';
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
-import { keccak256 } from '../../chain/crypto.js';
+import { keccak256 } from '../../chain/index.js';
 import { buildRecord } from './enr.js';
 import { GuardedUdpSocket, MAX_PACKET } from './udp-guard.js';
 

@@ -18,7 +18,7 @@ import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
 import { EventEmitter } from 'node:events';
 import { RLP } from '@ethereumjs/rlp';
 import { equalsBytes } from '@ethereumjs/util';
-import { keccak256 } from '../../chain/crypto.js';
+import { keccak256 } from '../../chain/index.js';
 import { decodeRecord, type NodeRecord } from './enr.js';
 import { EndpointProof, endpointKey } from './endpoint-proof.js';
 import {

@@ -8,7 +8,7 @@
  * one) once its link has closed.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { encodeConsensusReceipt } from '../../chain/codec/receipts.js';
+import { encodeConsensusReceipt } from '../../chain/index.js';
 import type { ChainPort, PoolPort } from '../chain-port.js';
 import { isGone, PerPeerBudget, ServeCancelled, type PerPeerBudgetOptions, type ServedPeer } from '../serve-budget.js';
 import {

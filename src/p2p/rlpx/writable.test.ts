@@ -1,7 +1,7 @@
 /** The backpressure the serving budget waits on: a link's unsent bytes, on real loopback sockets. */
 import { createServer, connect, type Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { generatePrivateKey } from '../../chain/accounts/keys.js';
+import { generatePrivateKey } from '../../chain/index.js';
 import { nodeIdOf } from '../node-key.js';
 import { RlpxLink } from './transport.js';
 

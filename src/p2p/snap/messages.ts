@@ -3,8 +3,7 @@
  * serve from it is in snap/serve.ts. Same conventions as the eth codec: decoders throw only `WireDecodeError`,
  * naming the message and the field.
  */
-import { encodeRlp, type RlpItem as RlpTree } from '../../chain/codec/rlp-encode.js';
-import { decodeRlpList } from '../../chain/codec/rlp-views.js';
+import { encodeRlp, type RlpItem as RlpTree, decodeRlpList } from '../../chain/index.js';
 import { decodeMessage, type Shape, uintBytes, type RlpItem } from '../wire-shape.js';
 
 export { WireDecodeError } from '../wire-shape.js';

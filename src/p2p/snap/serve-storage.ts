@@ -10,7 +10,7 @@
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { setLengthLeft } from '@ethereumjs/util';
-import { trieRange } from '../../chain/state/trie-range.js';
+import { trieRange } from '../../chain/index.js';
 import type { GetStorageRanges, StorageRanges, StorageSlot } from './messages.js';
 import { nextPageSize } from './page-size.js';
 import { proofNodes, softLimit, storageTrieByHash } from './trie-proof.js';

@@ -12,9 +12,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
 import { accountBodyToSlim, type AccountBodyBytes, concatBytes, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
 import type { ChainPort } from '../chain-port.js';
-import { encodeRlp } from '../../chain/codec/rlp-encode.js';
-import { decodeRlpList } from '../../chain/codec/rlp-views.js';
-import { accountTrieOf, trieRange } from '../../chain/state/trie-range.js';
+import { encodeRlp, decodeRlpList, accountTrieOf, trieRange } from '../../chain/index.js';
 import {
   decodeGetAccountRange,
   decodeGetByteCodes,

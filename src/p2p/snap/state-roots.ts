@@ -5,8 +5,7 @@
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util';
-import { StateNotHeldError } from '../../chain/state/snap-base.js';
-import { accountTrieOf } from '../../chain/state/trie-range.js';
+import { StateNotHeldError, accountTrieOf } from '../../chain/index.js';
 import type { ChainPort } from '../chain-port.js';
 
 /**

@@ -10,7 +10,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Era1File } from '../../../src/chain/archive/era1.js';
-import { keccak256 } from '../../../src/chain/crypto.js';
+import { keccak256 } from '../../../src/chain/base/crypto.js';
 import { runCommand } from '../../helpers/cli-command.js';
 import { ERA1_EPOCH0 } from '../../helpers/vectors-dir.js';
 

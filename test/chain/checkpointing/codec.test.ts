@@ -17,10 +17,10 @@ import {
   signCheckpoint,
   type CheckpointSignature,
 } from '../../../src/chain/checkpointing/index.js';
-import { keccak256 } from '../../../src/chain/crypto.js';
-import { etcEngineRules } from '../../../src/chain/engine-adapters.js';
-import { genesisBlock } from '../../../src/chain/networks/genesis.js';
-import { engineNetworkOf } from '../../../src/chain/engine-adapters.js';
+import { keccak256 } from '../../../src/chain/base/crypto.js';
+import { etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
+import { genesisBlock } from '../../../src/chain/genesis/header.js';
+import { engineNetworkOf } from '../../../src/chain/engine/engine-adapters.js';
 import { dev, DEV_ACCOUNTS, etc, mordor } from '../../../src/chain/networks/index.js';
 import { sealHash } from '../../../src/chain/pow/ethash.js';
 import { decodeBlockHeaders, encodeBlockHeaders } from '../../../src/p2p/eth/messages.js';

@@ -6,16 +6,16 @@
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Blockchain } from '../../../src/chain/blockchain.js';
+import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
-import type { ReorgEvent } from '../../../src/chain/chain-events.js';
+import type { ReorgEvent } from '../../../src/chain/view/chain-events.js';
 import {
   checkpointOf,
   Ecip1097Header,
   signCheckpoint,
   type CheckpointSignature,
 } from '../../../src/chain/checkpointing/index.js';
-import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
+import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { dev, DEV_ACCOUNTS, devWithCheckpointing } from '../../../src/chain/networks/index.js';
 import { mine, openDevChain, tempDir } from '../engine/fixtures.js';
 

@@ -15,7 +15,7 @@ import {
   signCheckpoint,
   type CheckpointSignature,
 } from '../../../src/chain/checkpointing/index.js';
-import { etcEngineRules } from '../../../src/chain/engine-adapters.js';
+import { etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { dev, DEV_ACCOUNTS, DEV_CHECKPOINTING } from '../../../src/chain/networks/index.js';
 import { createBlockHeader } from '@ethereumjs/block';
 

@@ -5,10 +5,10 @@
  * imports the blocks with full validation. A chunk that fails part-way leaves nothing of itself behind.
  */
 import { describe, expect, it } from 'vitest';
-import { Blockchain } from '../../../src/chain/blockchain.js';
-import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
-import type { ChainEngine } from '../../../src/chain/engine.js';
-import type { ChainRules } from '../../../src/chain/engine-types.js';
+import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
+import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
+import type { ChainEngine } from '../../../src/chain/engine/engine.js';
+import type { ChainRules } from '../../../src/chain/rules/engine-types.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { addresses, signedTx } from './fixtures.js';
 import { scopedEngines } from './scoped-engines.js';

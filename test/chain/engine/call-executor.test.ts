@@ -4,7 +4,7 @@
  */
 import { bytesToBigInt } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { addresses, deployCounter, encodeCounterCall, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
 const encode = encodeCounterCall;

@@ -8,7 +8,7 @@ import type { BlockHeader } from '@ethereumjs/block';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { bytesToBigInt, hexToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { CallExecutor, type CallContext, type CallMessage } from '../../../src/chain/exec/call.js';
 import type { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
 import {

@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { BlockStore } from '../../../src/chain/db/block-store.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
-import type { ReorgEvent } from '../../../src/chain/chain-events.js';
-import { DEV_ACCOUNT_BALANCE, dev, genesisBlockOf } from '../../../src/chain/networks/index.js';
+import type { ReorgEvent } from '../../../src/chain/view/chain-events.js';
+import { genesisBlockOf } from '../../../src/chain/genesis/header.js';
+import { DEV_ACCOUNT_BALANCE, dev } from '../../../src/chain/networks/index.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
 const ETHER = 10n ** 18n;
@@ -209,8 +210,8 @@ describe('chain engine', () => {
 
   it('refuses a database made for another genesis', async () => {
     const other = { ...dev, genesis: { ...dev.genesis, header: { ...dev.genesis.header, timestamp: 1n } } };
-    const { Blockchain } = await import('../../../src/chain/blockchain.js');
-    const { engineNetworkOf, etcEngineRules } = await import('../../../src/chain/engine-adapters.js');
+    const { Blockchain } = await import('../../../src/chain/blockchain/blockchain.js');
+    const { engineNetworkOf, etcEngineRules } = await import('../../../src/chain/engine/engine-adapters.js');
     await expect(
       Blockchain.open({
         dataDir: dirB.dir,

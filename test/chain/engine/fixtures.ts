@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { createLegacyTx, type TypedTransaction } from '@ethereumjs/tx';
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { Interface } from 'ethers';
-import { Blockchain } from '../../../src/chain/blockchain.js';
-import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
+import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
+import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { dev, DEV_ACCOUNTS } from '../../../src/chain/networks/index.js';
 
 export const keys = DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`));

@@ -7,7 +7,7 @@ import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import { MAX_GAS_LIMIT } from '../../../src/chain/rules/index.js';
 import { mine, openDevChain, tempDir } from './fixtures.js';

@@ -5,7 +5,7 @@
  */
 import { bytesToBigInt, hexToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { jumpAnalysisCacheInstalled, jumpAnalysisCounts } from '../../../src/chain/exec/jump-analysis-cache.js';
 import { mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 

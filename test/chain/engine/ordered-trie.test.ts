@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { describe, expect, it } from 'vitest';
-import { keccak256 } from '../../../src/chain/crypto.js';
+import { keccak256 } from '../../../src/chain/base/crypto.js';
 import { orderedTrieRoot } from '../../../src/chain/codec/ordered-trie.js';
 
 describe('orderedTrieRoot', () => {

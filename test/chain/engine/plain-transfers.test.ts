@@ -7,8 +7,8 @@
 import { createAccessList2930Tx } from '@ethereumjs/tx';
 import { Address } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { Blockchain } from '../../../src/chain/blockchain.js';
-import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
+import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
+import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { PlainTransferLedger } from '../../../src/chain/exec/plain-transfers.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { addresses, keys, mine, openDevChain, signedTx, tempDir } from './fixtures.js';

@@ -1,6 +1,6 @@
 /** Engines and datadirs a test file opens, closed and removed after each test (even when it fails). */
 import { afterEach } from 'vitest';
-import { ChainEngine } from '../../../src/chain/engine.js';
+import { ChainEngine } from '../../../src/chain/engine/engine.js';
 import { tempDir } from './fixtures.js';
 
 type EngineOptions = Parameters<typeof ChainEngine.open>[0];

@@ -8,8 +8,8 @@
 import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WarmState } from '../../../src/chain/assembly/warm-state.js';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { WarmState } from '../../../src/chain/exec/warm-state.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import type { StateView } from '../../../src/chain/state/state-view.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
-import { keccak256 } from '../../../src/chain/crypto.js';
+import { keccak256 } from '../../../src/chain/base/crypto.js';
 import { combineBlooms, logsBloomOf } from '../../../src/chain/codec/receipts.js';
 import { indexWrites } from '../../../src/chain/logs/log-index.js';
 import type {

@@ -4,8 +4,8 @@
  * signed transfers.
  */
 import type { Address } from '@ethereumjs/util';
-import { Blockchain } from '../../../src/chain/blockchain.js';
-import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine-adapters.js';
+import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
+import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { Ethash } from '../../../src/chain/pow/index.js';
 import type { StateView } from '../../../src/chain/state/state-view.js';

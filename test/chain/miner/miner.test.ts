@@ -1,7 +1,7 @@
 import type { Block } from '@ethereumjs/block';
 import { bytesToBigInt, bytesToHex, equalsBytes, hexToBytes } from '@ethereumjs/util';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import { Miner, MiningUnavailableError, type MinerOptions, type MinerPow } from '../../../src/chain/miner/index.js';
 import { DEV_MINIMUM_DIFFICULTY } from '../../../src/chain/networks/index.js';

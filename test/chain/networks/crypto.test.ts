@@ -5,7 +5,7 @@ import { keccak_256 } from '@noble/hashes/sha3.js';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha2.js';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { describe, expect, it } from 'vitest';
-import { ecrecover, ecsignRecovered, keccak256, nativeCrypto, sha256 } from '../../../src/chain/crypto.js';
+import { ecrecover, ecsignRecovered, keccak256, nativeCrypto, sha256 } from '../../../src/chain/base/crypto.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { evmRulesAt } from '../../../src/chain/rules/index.js';
 

@@ -1,13 +1,7 @@
 import { bytesToHex } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
-import {
-  buildGenesisBlock,
-  computeGenesisStateRoot,
-  dev,
-  etc,
-  mordor,
-  type NetworkDefinition,
-} from '../../../src/chain/networks/index.js';
+import { buildGenesisBlock, computeGenesisStateRoot } from '../../../src/chain/genesis/header.js';
+import { dev, etc, mordor, type NetworkDefinition } from '../../../src/chain/networks/index.js';
 
 describe('genesis blocks', () => {
   it('mordor hashes to the published genesis hash', async () => {

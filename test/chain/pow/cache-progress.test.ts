@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EthashCacheStore } from '../../../src/chain/pow/cache-store.js';
 import { buildCache } from '../../../src/chain/pow/cache.js';
 import { cacheSize, seedHash } from '../../../src/chain/pow/epoch.js';
-import { loadKeccak } from '../../../src/chain/pow/keccak.js';
+import { loadKeccak } from '../../../src/chain/base/keccak.js';
 
 describe('Ethash cache build progress', () => {
   it('logs start, steady progress lines and the end of a worker build', async () => {

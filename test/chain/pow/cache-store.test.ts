@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EthashCacheStore, fileName } from '../../../src/chain/pow/cache-store.js';
 import { cacheSize } from '../../../src/chain/pow/epoch.js';
-import { keccak256, loadKeccak } from '../../../src/chain/pow/keccak.js';
+import { keccak256, loadKeccak } from '../../../src/chain/base/keccak.js';
 import { persistentCacheDir, toHex, vectors } from './helpers.js';
 
 const epoch0 = { epoch: 0, epochLength: 30_000 };

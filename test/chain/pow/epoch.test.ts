@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cacheSize, datasetSize, epochAt, seedHash, seedIterations } from '../../../src/chain/pow/epoch.js';
-import { loadKeccak } from '../../../src/chain/pow/keccak.js';
+import { loadKeccak } from '../../../src/chain/base/keccak.js';
 import { toHex } from './helpers.js';
 
 /** Independent of the implementation's own primality test, on purpose. */

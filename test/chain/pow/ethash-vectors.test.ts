@@ -6,7 +6,7 @@ import { EthashCacheStore } from '../../../src/chain/pow/cache-store.js';
 import { cacheSize, datasetSize, seedHash } from '../../../src/chain/pow/epoch.js';
 import { Ethash, sealHash } from '../../../src/chain/pow/ethash.js';
 import { calcDatasetItem, calcDatasetPage, hashimotoLight } from '../../../src/chain/pow/hashimoto.js';
-import { keccak256, loadKeccak } from '../../../src/chain/pow/keccak.js';
+import { keccak256, loadKeccak } from '../../../src/chain/base/keccak.js';
 import { fromHex, persistentCacheDir, toHex, vectors } from './helpers.js';
 
 /** The epoch whose seed is `seed` (the vectors give seeds, not block numbers). */

@@ -4,7 +4,7 @@
  * node. Without a record nothing changes. The record is read at open and set by the snap handover.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain.js';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { type ChainDB, WriteBatch } from '../../../src/chain/db/chain-db.js';
 import { StateNotHeldError, stateNotHeldMessage, writeSnapBase } from '../../../src/chain/state/snap-base.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';

@@ -7,7 +7,7 @@ import { decodeMPTNode, MerklePatriciaTrie, type MPTNode } from '@ethereumjs/mpt
 import { bytesToHex, MapDB, ValueEncoding } from '@ethereumjs/util';
 import { describe, expect, it, vi } from 'vitest';
 import { Lru } from '../../../src/chain/db/lru.js';
-import { keccak256 } from '../../../src/chain/crypto.js';
+import { keccak256 } from '../../../src/chain/base/crypto.js';
 import { StateTrie } from '../../../src/chain/state/state-trie.js';
 
 const opts = (useKeyHashing = true) => ({

@@ -5,7 +5,7 @@
 import type { Common } from '@ethereumjs/common';
 import { createAccessList2930Tx, createLegacyTx, type AccessList2930Tx, type LegacyTx } from '@ethereumjs/tx';
 import { Address, hexToBytes, privateToAddress } from '@ethereumjs/util';
-import { keccak256 } from '../../../src/chain/crypto.js';
+import { keccak256 } from '../../../src/chain/base/crypto.js';
 import { sharedCommon } from '../../../src/chain/exec/shared-common.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { txRulesAt } from '../../../src/chain/rules/index.js';

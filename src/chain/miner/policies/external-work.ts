@@ -3,7 +3,7 @@
  * a solution for it is checked, sealed and imported. Runs beside whichever policy `start()` runs, PoW chains only.
  */
 import { equalsBytes } from '@ethereumjs/util';
-import type { ImportResult } from '../../blockchain.js';
+import type { ImportResult } from '../../blockchain/blockchain.js';
 import { sealHash } from '../../pow/ethash.js';
 import { ReportedHashrates } from '../hashrate.js';
 import type { BlockProduction } from '../production.js';

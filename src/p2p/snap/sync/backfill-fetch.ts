@@ -8,8 +8,7 @@
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToBigInt } from '@ethereumjs/util';
-import type { BackfilledBlock } from '../../../chain/history/backfill-store.js';
-import { type ConsensusReceipt, receiptsOfBlock } from '../../../chain/history/peer-receipts.js';
+import { type BackfilledBlock, type ConsensusReceipt, receiptsOfBlock } from '../../../chain/index.js';
 import type { ChainPort } from '../../chain-port.js';
 import type { RawBody, RawReceipt } from '../../eth/messages.js';
 import type { EthSession } from '../../eth/session.js';

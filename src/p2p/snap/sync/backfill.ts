@@ -11,8 +11,7 @@
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
-import type { BackfilledBlock, HistoryFrontier } from '../../../chain/history/backfill-store.js';
-import { ProgressLog } from '../../../chain/progress-log.js';
+import { type BackfilledBlock, type HistoryFrontier, ProgressLog } from '../../../chain/index.js';
 import type { EthSession } from '../../eth/session.js';
 import type { SyncOptions } from '../../sync.js';
 import type { HistoryBackfillProgress } from '../../types.js';

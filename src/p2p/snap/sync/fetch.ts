@@ -13,11 +13,15 @@ import {
   KECCAK256_NULL,
   KECCAK256_RLP,
 } from '@ethereumjs/util';
-import { encodeRlp } from '../../../chain/codec/rlp-encode.js';
-import { decodeRlpList } from '../../../chain/codec/rlp-views.js';
-import { keccak256 } from '../../../chain/crypto.js';
-import { type ProvenRange, verifyRangeWithProof } from '../../../chain/state/range-proof.js';
-import { buildRangeTrie, type RangeEntry } from '../../../chain/state/snap-store.js';
+import {
+  encodeRlp,
+  decodeRlpList,
+  keccak256,
+  type ProvenRange,
+  verifyRangeWithProof,
+  buildRangeTrie,
+  type RangeEntry,
+} from '../../../chain/index.js';
 import type { EthSession } from '../../eth/session.js';
 import { BadAnswer, NotHeld } from './peers.js';
 import { MAX_STORAGE_REQUEST_BYTES, type Ticket } from './rates.js';

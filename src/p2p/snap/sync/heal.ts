@@ -9,7 +9,7 @@
 import { BranchMPTNode, decodeMPTNode, ExtensionMPTNode, type LeafMPTNode } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util';
-import { keccak256 } from '../../../chain/crypto.js';
+import { keccak256 } from '../../../chain/index.js';
 import type { SnapStatePort } from '../../chain-port.js';
 import type { EthSession } from '../../eth/session.js';
 import { allowedBytes, isEmptyCode, isEmptyStorage } from './fetch.js';

@@ -11,16 +11,16 @@
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
 import { bigIntToUnpaddedBytes, bytesToUnprefixedHex, concatBytes, KECCAK256_RLP } from '@ethereumjs/util';
-import type { ChainView } from '../chain-view.js';
+import type { ChainView } from './chain-view.js';
 import { encodeRlp, type RlpItem } from '../codec/rlp-encode.js';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import type { BlockStore } from '../db/block-store.js';
 import { type ChainDB, WriteBatch } from '../db/chain-db.js';
 import { encodeNumber, keys } from '../db/keys.js';
-import { writeSnapBase } from './snap-base.js';
-import type { TrieNodeStore } from './trie-db.js';
-import { toNibbles } from './nibbles.js';
-import { TrieBatch } from './trie-batch.js';
+import { writeSnapBase } from '../state/snap-base.js';
+import type { TrieNodeStore } from '../state/trie-db.js';
+import { toNibbles } from '../state/nibbles.js';
+import { TrieBatch } from '../state/trie-batch.js';
 
 /** One key/value of a range answer: the hashed trie key and the value as the trie stores it. */
 export interface RangeEntry {

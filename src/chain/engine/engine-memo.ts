@@ -5,8 +5,8 @@
  * (blocks, headers, logs, pooled transactions), the fork's answers by count.
  */
 import type { Block, BlockHeader } from '@ethereumjs/block';
-import { Lru } from './db/lru.js';
-import type { Log } from './logs/types.js';
+import { Lru } from '../db/lru.js';
+import type { Log } from '../logs/types.js';
 
 /** Upstream answers kept per fork: its history does not change, and a test suite asks about few blocks. */
 export const FORK_ANSWERS_KEPT = 1024;

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { CustomCrypto } from '@ethereumjs/common';
-import { keccak256 as wasmKeccak256Of, keccakLoaded, loadKeccak } from './pow/keccak.js';
+import { keccak256 as wasmKeccak256Of, keccakLoaded, loadKeccak } from './keccak.js';
 
 // Both packages are CommonJS with a pure-JS fallback when the binding fails to load; load the
 // bindings directly so a missing prebuild is loud instead of silently slow.

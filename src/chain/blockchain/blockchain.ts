@@ -12,44 +12,44 @@ import { join } from 'node:path';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToBigInt, equalsBytes } from '@ethereumjs/util';
-import { BlockAssembler, type AssembledBlock, type AssembleOptions } from './assembly/assembler.js';
-import { BULK_CHUNK, EmptyChunkBuilder, type ExtendedBlock, type ExtendHeadOptions } from './assembly/empty-chunk.js';
-import { SealedBlocks } from './assembly/sealed-blocks.js';
-import { WarmState } from './assembly/warm-state.js';
-import type { ChainEvents } from './chain-events.js';
-import { ChainView, type BlockRef, type TransactionLookup } from './chain-view.js';
-import { Federation, type CheckpointSignature } from './checkpointing/index.js';
-import { BlockCodec } from './codec/block-codec.js';
-import type { TxReceipt } from './codec/receipts.js';
-import { SharedCommons } from './commons.js';
-import { BlockStore, type TxLocation } from './db/block-store.js';
-import { ChainDB, WriteBatch } from './db/chain-db.js';
-import type { ChainRules, EngineNetwork, RewardCredit, SealVerifier } from './engine-types.js';
-import type { CallMessage, CallResult } from './exec/call.js';
-import { buildGenesis, declaredGenesisBlock } from './genesis.js';
-import { ForkChoice } from './import/fork-choice.js';
-import { BlockImporter, type ImportResult } from './import/importer.js';
-import { BlockValidator } from './import/validate.js';
-import type { LogIndexReader } from './logs/log-index.js';
-import { GenesisMismatchError } from './networks/genesis.js';
-import { cacheLimitsOf } from './cache-limits.js';
-import type { CacheLimits } from './cache-limits.js';
-import { decodeForkBase, openForkBase, preForkHashes } from './fork/fork-base.js';
-import { ForkStateSource } from './fork/fork-state.js';
-import type { ForkUpstream } from './fork/upstream.js';
-import type { EditedRootsRecord } from './state/edited-roots.js';
+import { BlockAssembler, type AssembledBlock, type AssembleOptions } from '../assembly/assembler.js';
+import { BULK_CHUNK, EmptyChunkBuilder, type ExtendedBlock, type ExtendHeadOptions } from '../assembly/empty-chunk.js';
+import { SealedBlocks } from '../exec/sealed-blocks.js';
+import { WarmState } from '../exec/warm-state.js';
+import type { ChainEvents } from '../view/chain-events.js';
+import { ChainView, type BlockRef, type TransactionLookup } from '../view/chain-view.js';
+import { Federation, type CheckpointSignature } from '../checkpointing/index.js';
+import { BlockCodec } from '../codec/block-codec.js';
+import type { TxReceipt } from '../codec/receipts.js';
+import { SharedCommons } from '../exec/commons.js';
+import { BlockStore, type TxLocation } from '../db/block-store.js';
+import { ChainDB, WriteBatch } from '../db/chain-db.js';
+import type { ChainRules, EngineNetwork, RewardCredit, SealVerifier } from '../rules/engine-types.js';
+import type { CallMessage, CallResult } from '../exec/call.js';
+import { buildGenesis, declaredGenesisBlock } from '../genesis/state.js';
+import { ForkChoice } from '../import/fork-choice.js';
+import { BlockImporter, type ImportResult } from '../import/importer.js';
+import { BlockValidator } from '../import/validate.js';
+import type { LogIndexReader } from '../logs/log-index.js';
+import { GenesisMismatchError } from '../genesis/header.js';
+import { cacheLimitsOf } from '../base/cache-limits.js';
+import type { CacheLimits } from '../base/cache-limits.js';
+import { decodeForkBase, openForkBase, preForkHashes } from '../fork/fork-base.js';
+import { ForkStateSource } from '../fork/fork-state.js';
+import type { ForkUpstream } from '../fork/upstream.js';
+import type { EditedRootsRecord } from '../state/edited-roots.js';
 import {
   editHeadState,
   type HeadStateEditParts,
   type StateEditWork,
   writeEditedState,
-} from './state/head-state-edit.js';
-import type { StateView } from './state/state-view.js';
-import { SnapStateStore } from './state/snap-store.js';
-import { HistoryBackfillStore } from './history/backfill-store.js';
-import { TrieNodeStore } from './state/trie-db.js';
-import { WrittenKeys } from './state/written-keys.js';
-import type { TraceChain } from './trace/replay.js';
+} from '../view/head-state-edit.js';
+import type { StateView } from '../state/state-view.js';
+import { SnapStateStore } from '../view/snap-store.js';
+import { HistoryBackfillStore } from '../history/backfill-store.js';
+import { TrieNodeStore } from '../state/trie-db.js';
+import { WrittenKeys } from '../state/written-keys.js';
+import type { TraceChain } from '../trace/replay.js';
 
 // The miner's files import these from here (another change splits them; their import lines stay as they are).
 export type { AssembledBlock, ImportResult };

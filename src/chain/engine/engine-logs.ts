@@ -5,16 +5,16 @@
  * only gains one member.
  */
 import type { Block } from '@ethereumjs/block';
-import type { Blockchain } from './blockchain.js';
-import { attachFilters } from './filters/chain-wiring.js';
-import type { FilterManager } from './filters/filter-manager.js';
-import { AccountHistory } from './history/account-history.js';
-import { chainLogSource } from './logs/chain-source.js';
-import { LogQueries } from './logs/query.js';
-import { historyNotHeldMessage } from './history/backfill-store.js';
-import type { TxAddedEvent } from './txpool/events.js';
-import type { TxPool } from './txpool/txpool.js';
-import type { PooledTx } from './txpool/pooled-tx.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import { attachFilters } from '../filters/chain-wiring.js';
+import type { FilterManager } from '../filters/filter-manager.js';
+import { AccountHistory } from '../history/account-history.js';
+import { chainLogSource } from '../filters/chain-source.js';
+import { LogQueries } from '../logs/query.js';
+import { historyNotHeldMessage } from '../history/backfill-store.js';
+import type { TxAddedEvent } from '../txpool/events.js';
+import type { TxPool } from '../txpool/txpool.js';
+import type { PooledTx } from '../txpool/pooled-tx.js';
 
 export interface LogServiceOptions {
   /** Widest block range of one log query. Default 10,000. */

@@ -5,7 +5,7 @@
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import type { CheckpointingDefinition } from './networks/types.js';
+import type { CheckpointingDefinition } from '../networks/types.js';
 
 /** One genesis account: balance plus optional code, storage (32-byte key → value) and nonce. */
 export interface GenesisAccount {

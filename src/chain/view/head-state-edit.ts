@@ -3,12 +3,12 @@
  * after the head, its trie nodes and the new record go in one batch, and only once that is written do reads and
  * the next block follow the new root (a read in between still sees the old state whole).
  */
-import type { WarmState } from '../assembly/warm-state.js';
-import type { ChainView } from '../chain-view.js';
+import type { WarmState } from '../exec/warm-state.js';
+import type { ChainView } from './chain-view.js';
 import { type ChainDB, WriteBatch } from '../db/chain-db.js';
-import { EditedRoots, type EditedRootsRecord } from './edited-roots.js';
-import { openState, type OpenedState } from './state-view.js';
-import type { TrieNodeStore } from './trie-db.js';
+import { EditedRoots, type EditedRootsRecord } from '../state/edited-roots.js';
+import { openState, type OpenedState } from '../state/state-view.js';
+import type { TrieNodeStore } from '../state/trie-db.js';
 
 export interface HeadStateEditParts {
   readonly view: ChainView;

@@ -1,7 +1,7 @@
 /** The `LogSource` of the chain engine: reads through the Blockchain's caches. */
 import type { BlockHeader } from '@ethereumjs/block';
-import type { Blockchain } from '../blockchain.js';
-import type { BlockReceipts, LogBlockHeader, LogSource } from './types.js';
+import type { Blockchain } from '../blockchain/blockchain.js';
+import type { BlockReceipts, LogBlockHeader, LogSource } from '../logs/types.js';
 
 function headerOf(header: BlockHeader): LogBlockHeader {
   const { number, parentHash, timestamp, logsBloom } = header;

@@ -5,10 +5,10 @@
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { Account, Address, KECCAK256_RLP, equalsBytes, bytesToHex } from '@ethereumjs/util';
-import type { EngineNetwork } from './engine-types.js';
-import { genesisBlock, GenesisMismatchError } from './networks/genesis.js';
-import { openState } from './state/state-view.js';
-import type { BufferedTrieDB, TrieNodeStore } from './state/trie-db.js';
+import type { EngineNetwork } from '../rules/engine-types.js';
+import { genesisBlock, GenesisMismatchError } from './header.js';
+import { openState } from '../state/state-view.js';
+import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 
 export interface GenesisBuild {
   readonly block: Block;

@@ -8,7 +8,7 @@
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { equalsBytes } from '@ethereumjs/util';
-import type { RewardCredit } from '../engine-types.js';
+import type { RewardCredit } from '../rules/engine-types.js';
 import type { RunnerResult } from '../exec/block-runner.js';
 import { creditRewards } from '../exec/credit-rewards.js';
 import { forgetFlatState } from '../exec/flat-state.js';

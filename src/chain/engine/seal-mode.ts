@@ -11,8 +11,8 @@
  */
 import type { BlockHeader } from '@ethereumjs/block';
 import { bytesToHex, utf8ToBytes } from '@ethereumjs/util';
-import type { SealVerifier } from './engine-types.js';
-import type { NetworkDefinition } from './networks/types.js';
+import type { SealVerifier } from '../rules/engine-types.js';
+import type { NetworkDefinition } from '../networks/types.js';
 
 export type SealMode = 'ethash' | 'instant';
 export const SEAL_MODES: readonly SealMode[] = ['instant', 'ethash'];

@@ -8,9 +8,9 @@ import type { Common } from '@ethereumjs/common';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, bytesToHex, equalsBytes, KECCAK256_NULL, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
-import { keccak256 } from '../crypto.js';
+import { keccak256 } from '../base/crypto.js';
 import { evmRulesAt } from '../rules/evmRules.js';
-import type { GenesisAccount, GenesisHeaderFields, NetworkDefinition } from './types.js';
+import type { GenesisAccount, GenesisHeaderFields, NetworkDefinition } from '../networks/types.js';
 
 function newSecureTrie(): MerklePatriciaTrie {
   return new MerklePatriciaTrie({ useKeyHashing: true, useKeyHashingFunction: keccak256 });

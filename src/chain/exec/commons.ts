@@ -3,8 +3,8 @@
  * transactions, VM) sharing one instance keeps their construction cheap.
  */
 import type { Common } from '@ethereumjs/common';
-import type { ChainRules } from './engine-types.js';
-import { sharedCommon } from './exec/shared-common.js';
+import type { ChainRules } from '../rules/engine-types.js';
+import { sharedCommon } from './shared-common.js';
 
 export class SharedCommons {
   private readonly commons = new Map<string, Common>();

@@ -3,12 +3,12 @@
  * engine's seams (engine-types.ts).
  */
 import type { Common } from '@ethereumjs/common';
-import type { NetworkDefinition } from './networks/types.js';
-import { blockRewards, expectedDifficulty, headerErrors, type ChainRules as ConsensusRules } from './rules/index.js';
-import { evmRulesAt, txRulesAt } from './rules/evmRules.js';
-import { etcRules } from './rules/chainRules.js';
-import { historyPinFault } from './rules/history-pins.js';
-import type { ChainRules, EngineNetwork } from './engine-types.js';
+import type { NetworkDefinition } from '../networks/types.js';
+import { blockRewards, expectedDifficulty, headerErrors, type ChainRules as ConsensusRules } from '../rules/index.js';
+import { evmRulesAt, txRulesAt } from '../rules/evmRules.js';
+import { etcRules } from '../rules/chainRules.js';
+import { historyPinFault } from '../rules/history-pins.js';
+import type { ChainRules, EngineNetwork } from '../rules/engine-types.js';
 
 export function engineNetworkOf(def: NetworkDefinition): EngineNetwork {
   const g = def.genesis;

@@ -13,18 +13,18 @@ import {
   type ChainWeight,
   type CheckpointSignature,
   type Federation,
-} from './checkpointing/index.js';
-import type { BlockCodec } from './codec/block-codec.js';
-import type { TxReceipt } from './codec/receipts.js';
-import type { SharedCommons } from './commons.js';
-import type { BlockStore, TxLocation } from './db/block-store.js';
-import { Lru } from './db/lru.js';
-import type { CacheLimits } from './cache-limits.js';
-import { CallExecutor, type CallMessage, type CallResult } from './exec/call.js';
-import { EditedRoots } from './state/edited-roots.js';
-import { assertStateHeld, decodeSnapBase, type SnapBase } from './state/snap-base.js';
-import { type KnownAccounts, openReadState, StateView } from './state/state-view.js';
-import type { TrieNodeStore } from './state/trie-db.js';
+} from '../checkpointing/index.js';
+import type { BlockCodec } from '../codec/block-codec.js';
+import type { TxReceipt } from '../codec/receipts.js';
+import type { SharedCommons } from '../exec/commons.js';
+import type { BlockStore, TxLocation } from '../db/block-store.js';
+import { Lru } from '../db/lru.js';
+import type { CacheLimits } from '../base/cache-limits.js';
+import { CallExecutor, type CallMessage, type CallResult } from '../exec/call.js';
+import { EditedRoots } from '../state/edited-roots.js';
+import { assertStateHeld, decodeSnapBase, type SnapBase } from '../state/snap-base.js';
+import { type KnownAccounts, openReadState, StateView } from '../state/state-view.js';
+import type { TrieNodeStore } from '../state/trie-db.js';
 
 /** A block by canonical height, by hash, or a tag. ('pending' belongs to the miner, not the engine.) */
 export type BlockRef = bigint | Uint8Array | 'latest' | 'earliest';
