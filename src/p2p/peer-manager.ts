@@ -8,12 +8,10 @@
  * - an inbound socket from a blacklisted IP is closed before any handshake; a blacklisted node id is dropped
  *   as soon as its Hello reveals it, whichever side dialled.
  *
- * An inbound socket takes a peer slot (maxPeers) only once its Hello is in: until then it is a pending handshake,
- * held to its own limits (in all and per IP), and a new inbound socket that finds them full takes the place of the
- * oldest pending one. So idle sockets cannot lock real peers out: they only ever push each other out.
+ * Which socket holds a slot, gives way or survives is decided in peer-slots.ts.
  */
 import { createServer, connect as tcpConnect, type Server, type Socket } from 'node:net';
-import { bytesToHex, compareBytes, equalsBytes } from '@ethereumjs/util';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { Blacklist } from './blacklist.js';
 import { Connection } from './connection.js';
 import { DialPool, type DialTarget } from './dial-pool.js';
@@ -21,7 +19,8 @@ import { formatEnode, type Enode } from './enode.js';
 import { EthSession, type SessionError, type LocalStatus, type SessionHost } from './eth/session.js';
 import { normaliseIp } from './blacklist.js';
 import { DisconnectReason, disconnectReasonName, RlpxLink } from './rlpx/transport.js';
-import { EVICTABLE_BELOW } from './peer-score.js';
+import { connectionRow, idleTargetRow } from './peer-rows.js';
+import { admittedCount, pendingToDrop, preferredLink, rivalOf, worstEvictable } from './peer-slots.js';
 import { DEFAULT_MAX_PENDING_PEERS, DEFAULT_MAX_PENDING_PEERS_PER_IP } from './pending-limits.js';
 import type { PeerDetails, PeerSource, PeerSummary } from './types.js';
 
@@ -167,7 +166,7 @@ export class PeerManager {
         target.nextDialAt = now + this.redialDelay(target);
         continue;
       }
-      if (this.admittedCount() >= this.#opts.maxPeers && !this.trusted.has(target.idHex)) continue;
+      if (admittedCount(this.#connections) >= this.#opts.maxPeers && !this.trusted.has(target.idHex)) continue;
       target.nextDialAt = Number.POSITIVE_INFINITY; // until this attempt ends
       this.dial(target);
     }
@@ -177,7 +176,7 @@ export class PeerManager {
     for (const c of this.#connections) if (c.target?.pooled) outbound++;
     const skip = (t: DialTarget) =>
       this.connectedTo(t.idHex) || this.#opts.blacklist.blocking(normaliseIp(t.enode.host), t.idHex) !== undefined;
-    let admitted = this.admittedCount();
+    let admitted = admittedCount(this.#connections);
     for (const candidate of this.#pool.due(now, skip)) {
       if (outbound >= outboundRoom || admitted >= this.#opts.maxPeers) return;
       admitted++;
@@ -191,13 +190,6 @@ export class PeerManager {
     const base = this.#opts.redialMs ?? 2_000;
     const backoff = base * Math.min(2 ** Math.min(target.failures, 4), 15);
     return backoff + Math.random() * base;
-  }
-
-  /** Connections that hold a peer slot: every one but inbound sockets still in their handshake. */
-  private admittedCount(): number {
-    let n = 0;
-    for (const c of this.#connections) if (c.admitted) n++;
-    return n;
   }
 
   private connectedTo(idHex: string): boolean {
@@ -248,39 +240,20 @@ export class PeerManager {
     }
     // Full of peers none of which a newcomer could replace: not worth a handshake. Otherwise the newcomer's Hello
     // decides (onHello), so that a socket that never finishes its handshake costs no peer its place.
-    if (this.admittedCount() >= this.#opts.maxPeers && this.worstEvictable() === undefined) {
+    if (
+      admittedCount(this.#connections) >= this.#opts.maxPeers &&
+      worstEvictable(this.#connections, this.trusted) === undefined
+    ) {
       this.#opts.log.debug('p2p inbound refused: too many peers', { peer: id, maxPeers: this.#opts.maxPeers });
       return void socket.destroy();
     }
-    this.makePendingRoom(ip);
+    const perIp = this.#opts.maxPendingPeersPerIp ?? DEFAULT_MAX_PENDING_PEERS_PER_IP;
+    const drop = pendingToDrop(this.#connections, ip, perIp, this.#opts.maxPendingPeers ?? DEFAULT_MAX_PENDING_PEERS);
+    if (drop) this.dropPending(drop.conn, drop.why, drop.limit);
     const conn = new Connection(id, ip, true, undefined, null, 'inbound');
     this.#connections.add(conn);
     socket.on('error', () => undefined);
     this.startLink(conn, socket);
-  }
-
-  /**
-   * Before a new inbound socket joins the pending handshakes: when its IP already has its share, or all pending
-   * places are taken, the oldest pending handshake (of that IP, or of all) is cut. The connection table is in
-   * arrival order, so the first pending one found is the oldest.
-   */
-  private makePendingRoom(ip: string): void {
-    const perIp = this.#opts.maxPendingPeersPerIp ?? DEFAULT_MAX_PENDING_PEERS_PER_IP;
-    const total = this.#opts.maxPendingPeers ?? DEFAULT_MAX_PENDING_PEERS;
-    let oldest: Connection | undefined;
-    let oldestOfIp: Connection | undefined;
-    let pending = 0;
-    let pendingOfIp = 0;
-    for (const c of this.#connections) {
-      if (!c.pending) continue;
-      pending++;
-      oldest ??= c;
-      if (c.remoteIp !== ip) continue;
-      pendingOfIp++;
-      oldestOfIp ??= c;
-    }
-    if (pendingOfIp >= perIp) this.dropPending(oldestOfIp!, `${pendingOfIp} pending handshakes from its IP`, perIp);
-    else if (pending >= total) this.dropPending(oldest!, `${pending} pending handshakes`, total);
   }
 
   private dropPending(conn: Connection, why: string, limit: number): void {
@@ -320,20 +293,9 @@ export class PeerManager {
     conn.link = link;
   }
 
-  /** The lowest-scored peer that is not a configured one, if it scores below a new peer's start. */
-  private worstEvictable(): Connection | undefined {
-    let worst: Connection | undefined;
-    for (const c of this.#connections) {
-      if (c.status !== 'Handshaked' || c.foundBy === 'static' || c.session === undefined) continue;
-      if (this.trusted.has(c.nodeIdHex ?? '')) continue;
-      if (worst === undefined || c.session.score.value < worst.session!.score.value) worst = c;
-    }
-    return worst === undefined || worst.session!.score.value >= EVICTABLE_BELOW ? undefined : worst;
-  }
-
   /** When full: drops the peer worstEvictable names, if any. */
   private evictWorst(): boolean {
-    const worst = this.worstEvictable();
+    const worst = worstEvictable(this.#connections, this.trusted);
     if (worst === undefined) return false;
     this.#opts.log.info('p2p peer dropped for a better one', { peer: worst.id, score: worst.session!.score.value });
     worst.link?.disconnect(DisconnectReason.TOO_MANY_PEERS);
@@ -353,7 +315,7 @@ export class PeerManager {
     if (!shared.has('eth')) return link.disconnect(DisconnectReason.USELESS_PEER);
     if (conn.pending) {
       // Its handshake is done: now it needs a peer slot (a trusted peer gets one over maxPeers).
-      if (this.admittedCount() >= this.#opts.maxPeers && !this.trusted.has(idHex) && !this.evictWorst()) {
+      if (admittedCount(this.#connections) >= this.#opts.maxPeers && !this.trusted.has(idHex) && !this.evictWorst()) {
         this.#opts.log.debug('p2p inbound refused: too many peers', { peer: conn.id, nodeId: idHex });
         return link.disconnect(DisconnectReason.TOO_MANY_PEERS);
       }
@@ -380,10 +342,10 @@ export class PeerManager {
       return;
     }
     if (link.closed) return;
-    const rival = this.rivalOf(conn);
+    const rival = rivalOf(this.#connections, conn);
     if (rival !== undefined) {
       // Trap (a): keep the link dialled by the lower node id, on both sides alike.
-      const keepThis = this.prefer(conn, rival) === conn;
+      const keepThis = preferredLink(conn, rival, this.#opts.nodeId) === conn;
       const drop = keepThis ? rival : conn;
       this.#opts.log.debug('p2p duplicate link dropped', { peer: drop.id, nodeId: idHex });
       drop.link?.disconnect(DisconnectReason.ALREADY_CONNECTED);
@@ -403,19 +365,6 @@ export class PeerManager {
       foundBy: conn.foundBy,
     });
     this.#opts.onSessionReady(session);
-  }
-
-  private rivalOf(conn: Connection): Connection | undefined {
-    for (const c of this.#connections)
-      if (c !== conn && c.status === 'Handshaked' && c.nodeIdHex === conn.nodeIdHex) return c;
-    return undefined;
-  }
-
-  private prefer(a: Connection, b: Connection): Connection {
-    const da = a.dialler(this.#opts.nodeId);
-    const db = b.dialler(this.#opts.nodeId);
-    if (da === null || db === null || equalsBytes(da, db)) return b; // same dialler twice: keep the older link
-    return compareBytes(da, db) < 0 ? a : b;
   }
 
   private onClosed(conn: Connection, reason: number | undefined, byUs: boolean | null): void {
@@ -512,47 +461,12 @@ export class PeerManager {
     const connected = new Set<string>();
     for (const c of this.#connections) {
       if (c.nodeIdHex) connected.add(c.nodeIdHex);
-      const s = c.session;
-      const hello = c.link?.hello ?? null;
-      rows.push({
-        id: c.id,
-        remoteAddress: c.id,
-        nodeId: c.nodeIdHex,
-        incoming: c.incoming,
-        status: c.status,
-        foundBy: c.foundBy,
-        score: s?.ready ? s.score.value : null,
-        clientId: hello?.clientId ?? null,
-        capabilities: hello?.capabilities ?? [],
-        networkId: s?.remoteStatus?.networkId ?? null,
-        genesisHash: s?.remoteStatus?.genesisHash ?? null,
-        bestHash: s?.bestHash ?? null,
-        maxBlockNumber: s?.bestNumber ?? null,
-        totalDifficulty: s?.td ?? null,
-        forkAccepted: s?.forkAccepted ?? null,
-      });
+      rows.push(connectionRow(c));
     }
     // Static peers waiting for their next dial are listed as Idle, so an operator sees who is expected.
     for (const t of this.#targets.values()) {
       if (connected.has(t.idHex)) continue;
-      const id = `${t.enode.host}:${t.enode.port}`;
-      rows.push({
-        id,
-        remoteAddress: id,
-        nodeId: t.idHex,
-        incoming: false,
-        status: 'Idle',
-        foundBy: 'static',
-        score: null,
-        clientId: null,
-        capabilities: [],
-        networkId: null,
-        genesisHash: null,
-        bestHash: null,
-        maxBlockNumber: null,
-        totalDifficulty: null,
-        forkAccepted: null,
-      });
+      rows.push(idleTargetRow(t));
     }
     return rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
