@@ -6821,7 +6821,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "qa_mineBlocks",
       "summary": "Orders the dev miner to mine blocks now (test networks).",
-      "description": "Asks the node's on-demand miner to mine count blocks, with the pool's transactions (withTransactions, default true) or empty, on top of parentHash (default: the best block; a given hash starts a side chain, useful to test reorganisations). It returns once the order is accepted, not when the blocks exist: poll eth_blockNumber. Outcomes such as \"miner busy\" are reported in the result, as the original node and its QA tools expect; count also accepts a hex quantity, the standard encoding. Only for test networks: mainnet and Mordor refuse with MinerNotSupport.",
+      "description": "Asks the node's on-demand miner to mine count blocks, with the pool's transactions (withTransactions, default true) or empty, on top of parentHash (default: the best block; a given hash starts a side chain, useful to test reorganisations). It returns once the order is accepted, not when the blocks exist: poll eth_blockNumber. Outcomes such as \"miner busy\" are reported in the result, as the original node and its QA tools expect; count also accepts a hex quantity, the standard encoding. Only for test networks: mainnet and Mordor refuse with MinerNotSupport. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/qa"
@@ -6881,6 +6881,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/MinerUnresponsive"
+        },
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
         }
       ],
       "examples": [
@@ -7472,7 +7476,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "test_mineBlocks",
       "summary": "Mines blocks from the pool at once.",
-      "description": "Mines count blocks synchronously with the pool's transactions, coinbase = the etherbase, timestamps from test_modifyTimestamp (then +1 per block). Transactions that do not fit or are invalid are left out. Returns when the blocks are the head. Test mode only (the test namespace); used by retesteth.",
+      "description": "Mines count blocks synchronously with the pool's transactions, coinbase = the etherbase, timestamps from test_modifyTimestamp (then +1 per block). Transactions that do not fit or are invalid are left out. Returns when the blocks are the head. Test mode only (the test namespace); used by retesteth. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/test"
@@ -7498,6 +7502,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/MiningFailed"
+        },
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
         }
       ],
       "examples": [
@@ -9079,7 +9087,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "Seals one block (or options.blocks blocks) from the pool at once, automine or not. A timestamp (the param itself, or options.timestamp) becomes the first block's, which must be later than the head's. Returns 0x0. Dev network only.",
+      "description": "Seals one block (or options.blocks blocks) from the pool at once, automine or not. A timestamp (the param itself, or options.timestamp) becomes the first block's, which must be later than the head's. Returns 0x0. Dev network only. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9765,7 +9773,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only.",
+      "description": "Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -10996,7 +11004,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "The same as anvil_mine (Anvil answers both names). Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only.",
+      "description": "The same as anvil_mine (Anvil answers both names). Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11757,7 +11765,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_mine_detailed",
       "x-extension": "anvil",
       "summary": "Mines blocks now and returns them with their transactions.",
-      "description": "The same as evm_mine_detailed. Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "description": "The same as evm_mine_detailed. Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only. At most 1,000 blocks per call (MAX_DETAILED_BLOCKS: each is answered in full; above it -32602).",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11804,7 +11812,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_mine_detailed",
       "x-extension": "anvil",
       "summary": "Mines blocks now and returns them with their transactions.",
-      "description": "Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "description": "Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only. At most 1,000 blocks per call (MAX_DETAILED_BLOCKS: each is answered in full; above it -32602).",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"

@@ -22,6 +22,8 @@ export interface ClientConnection {
   sendNotifications(subscriptionId: string, results: readonly Uint8Array[]): void;
   /** Runs `listener` once when the connection closes; at once when it already has. */
   onClose(listener: () => void): void;
+  /** Whether the connection has closed (absent: the transport cannot tell). */
+  readonly closed?: boolean;
 }
 
 export interface HandlerContext {
@@ -40,4 +42,14 @@ export interface HandlerContext {
    * refuses protected methods when it is `false`; absent = authentication off.
    */
   readonly authenticated?: boolean;
+  /** HTTP: whether the request's client has gone (its socket closed). Absent: not an HTTP request. */
+  readonly requestGone?: () => boolean;
+}
+
+/**
+ * Whether the caller of this request has gone (its WebSocket or HTTP connection closed): long work asks between
+ * steps and stops, since nobody is left to read its answer. False where that cannot be told.
+ */
+export function clientGone(ctx: HandlerContext): boolean {
+  return ctx.connection?.closed === true || ctx.requestGone?.() === true;
 }

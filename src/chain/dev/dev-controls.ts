@@ -105,7 +105,13 @@ export class DevControls {
    * seconds (> 0) then separate them, else each takes the clock's next second. With `collect`, the mined blocks
    * are returned (evm_mine_detailed); otherwise none is held, so a bulk mine stays light.
    */
-  async mine(count: number, firstTimestamp?: bigint, interval?: bigint, collect = false): Promise<Block[]> {
+  async mine(
+    count: number,
+    firstTimestamp?: bigint,
+    interval?: bigint,
+    collect = false,
+    cancelled?: () => boolean,
+  ): Promise<Block[]> {
     if (firstTimestamp !== undefined) this.clock.setNext(firstTimestamp);
     let previous: bigint | undefined;
     const timestamp = () => {
@@ -113,7 +119,11 @@ export class DevControls {
       previous = spaced ? this.clock.issue(previous! + interval!) : this.clock.take();
       return previous;
     };
-    const mined = await this.engine.miner.mineBlocks(count, { collect, timestamp });
+    const mined = await this.engine.miner.mineBlocks(count, {
+      collect,
+      timestamp,
+      ...(cancelled !== undefined ? { cancelled } : {}),
+    });
     return mined.map((m) => m.block);
   }
 

@@ -12,7 +12,10 @@ import type { HandlerContext } from '../../rpc/context.js';
 import { blockJson } from '../eth/getBlock.js';
 import { callTracerOpts, traceLimits, traced } from '../trace/tracing.js';
 import { controlsOf } from './controls.js';
-import { mineOptionsOf, mining } from './mine.js';
+import { mineOptionsOf, mining, requesterGone } from './mine.js';
+
+/** Most blocks one evm_mine_detailed call mines: every block is held and answered in full with its traces. */
+const MAX_DETAILED_BLOCKS = 1_000;
 
 async function mineDetailed(
   method: string,
@@ -20,10 +23,10 @@ async function mineDetailed(
   ctx: HandlerContext,
 ): Promise<EvmMineDetailedResult> {
   const controls = controlsOf(ctx, method);
-  const { count, timestamp } = mineOptionsOf(options, method);
+  const { count, timestamp } = mineOptionsOf(options, method, MAX_DETAILED_BLOCKS);
   let blocks: EngineBlock[] = [];
   await mining(method, async () => {
-    blocks = await controls.mine(count, timestamp, undefined, true);
+    blocks = await controls.mine(count, timestamp, undefined, true, requesterGone(ctx));
   });
   const mined: AnvilMinedBlock[] = [];
   for (const block of blocks) mined.push(await detailed(method, block, ctx));
