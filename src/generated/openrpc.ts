@@ -12916,7 +12916,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "txpool_content",
       "x-extension": "geth",
       "summary": "Returns every pooled transaction, pending and queued, by sender and nonce.",
-      "description": "geth's shape: {pending, queued}, each keyed by the sender's EIP-55 checksummed address and then by the nonce in decimal, each entry a Transaction object with null blockHash, blockNumber and transactionIndex. pending = executable in the next block (nonces continuous from the sender's account nonce), queued = waiting behind a nonce gap. Anvil answers the same content with lowercase sender keys. Reveals every pooled transaction: off by default on mordor and etc, protected when authentication is on. An extension beyond the original product's catalog.",
+      "description": "geth's shape: {pending, queued}, each keyed by the sender's EIP-55 checksummed address and then by the nonce in decimal, each entry a Transaction object with null blockHash, blockNumber and transactionIndex. pending = executable in the next block (nonces continuous from the sender's account nonce), queued = waiting behind a nonce gap. Anvil answers the same content with lowercase sender keys. A transaction the last block built on the head left out carries `waiting`, the reason (an extra field standard clients ignore). Reveals every pooled transaction: off by default on mordor and etc, protected when authentication is on. An extension beyond the original product's catalog.",
       "tags": [
         {
           "$ref": "#/components/tags/txpool"
@@ -13076,7 +13076,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "txpool_inspect",
       "x-extension": "geth",
       "summary": "Returns a one-line summary of every pooled transaction, by sender and nonce.",
-      "description": "geth's shape and wording: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\" per transaction (\"contract creation: …\" without a recipient; the recipient checksummed, amounts in decimal), keyed by checksummed sender and decimal nonce, under pending (executable) and queued (behind a nonce gap). An extension beyond the original product's catalog.",
+      "description": "geth's shape and wording: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\" per transaction (\"contract creation: …\" without a recipient; the recipient checksummed, amounts in decimal), keyed by checksummed sender and decimal nonce, under pending (executable) and queued (behind a nonce gap). A transaction the last block built on the head left out has \"; waiting: <reason>\" after its line. An extension beyond the original product's catalog.",
       "tags": [
         {
           "$ref": "#/components/tags/txpool"
@@ -14853,6 +14853,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           "yParity": {
             "$ref": "#/components/schemas/uint"
+          },
+          "waiting": {
+            "type": "string",
+            "description": "txpool_content and txpool_contentFrom only: why the last block built on the head left this pooled transaction out (e.g. \"left out of block 7: invalid sender address, address is not EOA\"). The node never drops a transaction it acknowledged unseen: it is mined, waits in the pool with this reason, or was refused at submission. Absent when the transaction was not left out."
           }
         },
         "required": [
