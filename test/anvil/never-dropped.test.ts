@@ -66,11 +66,13 @@ describe('acknowledged transactions are never dropped unseen', () => {
     expect(await call(node.url, 'txpool_status')).toMatchObject({ pending: '0x1' });
     expect(await call(node.url, 'eth_getTransactionReceipt', [hash])).toBeNull();
 
-    // More blocks do not lose it.
+    // More blocks do not lose it (the last one tried it again, on the head).
     await call(node.url, 'anvil_mine', ['0x3']);
-    expect((await call(node.url, 'txpool_content')).pending[key]['0'].hash).toBe(hash);
+    await call(node.url, 'anvil_mine', ['0x1']);
+    const later = (await call(node.url, 'txpool_content')).pending[key]['0'];
+    expect(later).toMatchObject({ hash, waiting: `left out of block ${head + 4}: ${EIP3607}` });
 
-    // The code goes: the next block takes it.
+    // The code goes (an edit of the head's state, no new block): the very next block takes it.
     await call(node.url, 'anvil_setCode', [sender, '0x']);
     await call(node.url, 'anvil_mine', ['0x1']);
     expect(await call(node.url, 'eth_getTransactionReceipt', [hash])).toMatchObject({ status: '0x1' });

@@ -371,6 +371,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
    */
   async onReorg(droppedTxs: Iterable<TypedTransaction>, addedTxs: Iterable<TypedTransaction>): Promise<ReorgResult> {
     this.headEpoch++;
+    // The state changed under the head (a dev state edit) or the head moved: what was stuck is tried again.
+    for (const [hashHex, note] of this.waiting)
+      if (note.stuckAt !== undefined) this.waiting.set(hashHex, { reason: note.reason });
     const minedHashes = new Set<string>();
     for (const tx of addedTxs) minedHashes.add(bytesToHex(tx.hash()));
     await this.refreshSenders(new Set(this.senders.keys()), minedHashes);
