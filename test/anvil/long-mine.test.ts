@@ -82,5 +82,9 @@ describe('long dev mining and other requests', () => {
     const evm = await post(node.url, request('evm_mine', [{ blocks: LARGE + 1 }]));
     expect(evm.body.error.code).toBe(-32602);
     expect(evm.body.error.message).toContain('MAX_MINE_BLOCKS');
+    // The detailed form holds and answers every block: its cap is lower.
+    const detailed = await post(node.url, request('evm_mine_detailed', [{ blocks: 1_001 }]));
+    expect(detailed.body.error.code).toBe(-32602);
+    expect(detailed.body.error.message).toContain('1001 is above the limit of 1000 (MAX_DETAILED_BLOCKS');
   });
 });

@@ -26,20 +26,23 @@ import { controlsOf } from './controls.js';
  */
 export const MAX_MINE_BLOCKS = 1_000_000;
 
-/** A count above MAX_MINE_BLOCKS (or `limit`) as -32602, naming the constant. */
-export function checkMineCount(
-  n: number | bigint,
-  method: string,
-  limit = MAX_MINE_BLOCKS,
-  name = 'MAX_MINE_BLOCKS',
-): void {
-  if (n > limit) throw queryTooLarge(`${method}: block count`, n, limit, `${name}, src/handlers/anvil/mine.ts`);
+/** A block-count cap and the constant that holds it (named in the refusal). */
+export interface MineCap {
+  readonly limit: number;
+  readonly name: string;
 }
 
-export function blockCount(value: number | string | undefined, method: string, limit = MAX_MINE_BLOCKS): number {
+const MINE_CAP: MineCap = { limit: MAX_MINE_BLOCKS, name: 'MAX_MINE_BLOCKS, src/handlers/anvil/mine.ts' };
+
+/** A count above the cap as -32602, naming the constant. */
+export function checkMineCount(n: number | bigint, method: string, cap = MINE_CAP): void {
+  if (n > cap.limit) throw queryTooLarge(`${method}: block count`, n, cap.limit, cap.name);
+}
+
+export function blockCount(value: number | string | undefined, method: string, cap = MINE_CAP): number {
   if (value === undefined) return 1;
   const n = quantityNumberParam(value, method, 'count');
-  checkMineCount(n, method, limit, limit === MAX_MINE_BLOCKS ? 'MAX_MINE_BLOCKS' : 'MAX_DETAILED_BLOCKS');
+  checkMineCount(n, method, cap);
   return n;
 }
 
@@ -70,12 +73,12 @@ export async function evm_mine([options]: EvmMineParams, ctx: HandlerContext): P
 export function mineOptionsOf(
   options: AnvilMineOptions | undefined,
   method: string,
-  limit = MAX_MINE_BLOCKS,
+  cap = MINE_CAP,
 ): { count: number; timestamp: bigint | undefined } {
   const asObject = typeof options === 'object' && options !== null ? options : undefined;
   const rawTimestamp = typeof options === 'object' ? options?.timestamp : options;
   const timestamp = rawTimestamp === undefined ? undefined : quantityParam(rawTimestamp, method, 'timestamp');
-  return { count: blockCount(asObject?.blocks, method, limit), timestamp };
+  return { count: blockCount(asObject?.blocks, method, cap), timestamp };
 }
 
 /** `count` blocks (default 1), `interval` seconds apart (default: one second, the least). */

@@ -16,6 +16,7 @@ import { mineOptionsOf, mining, requesterGone } from './mine.js';
 
 /** Most blocks one evm_mine_detailed call mines: every block is held and answered in full with its traces. */
 const MAX_DETAILED_BLOCKS = 1_000;
+const DETAILED_CAP = { limit: MAX_DETAILED_BLOCKS, name: 'MAX_DETAILED_BLOCKS, src/handlers/anvil/mineDetailed.ts' };
 
 async function mineDetailed(
   method: string,
@@ -23,7 +24,7 @@ async function mineDetailed(
   ctx: HandlerContext,
 ): Promise<EvmMineDetailedResult> {
   const controls = controlsOf(ctx, method);
-  const { count, timestamp } = mineOptionsOf(options, method, MAX_DETAILED_BLOCKS);
+  const { count, timestamp } = mineOptionsOf(options, method, DETAILED_CAP);
   let blocks: EngineBlock[] = [];
   await mining(method, async () => {
     blocks = await controls.mine(count, timestamp, undefined, true, requesterGone(ctx));
