@@ -6821,7 +6821,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "qa_mineBlocks",
       "summary": "Orders the dev miner to mine blocks now (test networks).",
-      "description": "Asks the node's on-demand miner to mine count blocks, with the pool's transactions (withTransactions, default true) or empty, on top of parentHash (default: the best block; a given hash starts a side chain, useful to test reorganisations). It returns once the order is accepted, not when the blocks exist: poll eth_blockNumber. Outcomes such as \"miner busy\" are reported in the result, as the original node and its QA tools expect; count also accepts a hex quantity, the standard encoding. Only for test networks: mainnet and Mordor refuse with MinerNotSupport. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
+      "description": "Asks the node's on-demand miner to mine count blocks, with the pool's transactions (withTransactions, default true) or empty, on top of parentHash (default: the best block; a given hash starts a side chain, useful to test reorganisations). It returns once the order is accepted, not when the blocks exist: poll eth_blockNumber. Outcomes such as \"miner busy\" are reported in the result, as the original node and its QA tools expect; count also accepts a hex quantity, the standard encoding. Only for test networks: mainnet and Mordor refuse with MinerNotSupport. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/qa"
@@ -7476,7 +7476,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "test_mineBlocks",
       "summary": "Mines blocks from the pool at once.",
-      "description": "Mines count blocks synchronously with the pool's transactions, coinbase = the etherbase, timestamps from test_modifyTimestamp (then +1 per block). Transactions that do not fit or are invalid are left out. Returns when the blocks are the head. Test mode only (the test namespace); used by retesteth. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
+      "description": "Mines count blocks synchronously with the pool's transactions, coinbase = the etherbase, timestamps from test_modifyTimestamp (then +1 per block). Transactions that do not fit or are invalid are left out. Returns when the blocks are the head. Test mode only (the test namespace); used by retesteth. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/test"
@@ -9087,7 +9087,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "Seals one block (or options.blocks blocks) from the pool at once, automine or not. A timestamp (the param itself, or options.timestamp) becomes the first block's, which must be later than the head's. Returns 0x0. Dev network only. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
+      "description": "Seals one block (or options.blocks blocks) from the pool at once, automine or not. A timestamp (the param itself, or options.timestamp) becomes the first block's, which must be later than the head's. Returns 0x0. Dev network only. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9773,7 +9773,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
+      "description": "Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11004,7 +11004,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "The same as anvil_mine (Anvil answers both names). Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 1,000,000 blocks per call (MAX_MINE_BLOCKS; above it -32602). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
+      "description": "The same as anvil_mine (Anvil answers both names). Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"

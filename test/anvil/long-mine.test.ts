@@ -18,7 +18,7 @@ afterAll(async () => {
   await node?.stop();
 });
 
-const LARGE = 1_000_000;
+const LARGE = 10_000;
 const blockNumber = async () => Number(await call<string>(node.url, 'eth_blockNumber'));
 
 /** Polls until `probe` holds, for at most `limitMs` (a bound against hanging, not a timing assertion). */
@@ -31,7 +31,7 @@ async function until(probe: () => Promise<boolean>, limitMs: number): Promise<vo
 }
 
 describe('long dev mining and other requests', () => {
-  it('answers eth_chainId while anvil_mine(1,000,000) runs, and stops mining once its client has gone', async () => {
+  it('answers eth_chainId while anvil_mine(10,000) runs, and stops mining once its client has gone', async () => {
     const start = await blockNumber();
     const client = new AbortController();
     let mineSettled = false;
@@ -86,5 +86,22 @@ describe('long dev mining and other requests', () => {
     const detailed = await post(node.url, request('evm_mine_detailed', [{ blocks: 1_001 }]));
     expect(detailed.body.error.code).toBe(-32602);
     expect(detailed.body.error.message).toContain('1001 is above the limit of 1000 (MAX_DETAILED_BLOCKS');
+  });
+
+  it('refuses a block timestamp past 2^64 - 1 with -32602 (a huge interval used to answer -32603)', async () => {
+    // Found by the fuzzer (seed 524861086): the interval pushed timestamps past what a header holds.
+    expect(await call(node.url, 'anvil_setBlockTimestampInterval', [`0x1${'0'.repeat(64)}`])).toBeDefined();
+    for (const [method, params] of [
+      ['evm_mine', [{ blocks: '0x2' }]],
+      ['anvil_mine', ['0x2']],
+    ] as const) {
+      const refused = await post(node.url, request(method, [...params]));
+      expect(refused.body.error.code).toBe(-32602);
+      expect(refused.body.error.message).toContain('is past the largest a header holds (2^64 - 1)');
+    }
+    await call(node.url, 'anvil_removeBlockTimestampInterval');
+    const before = await blockNumber();
+    await call(node.url, 'evm_mine');
+    expect(await blockNumber()).toBe(before + 1);
   });
 });
