@@ -61,19 +61,29 @@ export class DevControls {
     const snap = this.snapshots.get(id);
     if (snap === undefined) return false;
     for (const later of [...this.snapshots.keys()]) if (later >= id) this.snapshots.delete(later);
+    const { chain, miner } = this.engine;
+    let reverted = false;
+    // Automine would seal the restored transactions while they are put back, one by one. Under the production lock:
+    // a block (a long anvil_mine's next chunk) or another revert cannot move the head between the check and the rewind.
+    await this.withMinerPaused(() =>
+      miner.betweenBlocks(async () => {
+        const canonical = await chain.getCanonicalHash(snap.head.header.number);
+        if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return;
+        reverted = true;
+        await this.restore(snap);
+      }),
+    );
+    return reverted;
+  }
+
+  private async restore(snap: Snapshot): Promise<void> {
     const { chain, pool } = this.engine;
-    const canonical = await chain.getCanonicalHash(snap.head.header.number);
-    if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return false;
-    // Automine would seal the restored transactions while they are put back, one by one.
-    await this.withMinerPaused(async () => {
-      await chain.rewindTo(snap.head.header.number);
-      await chain.restoreEditedState(snap.edited);
-      await this.engine.poolInStep();
-      pool.clear();
-      for (const raw of snap.pool) await pool.add(raw).catch(() => undefined);
-      this.clock.restore(snap.clock);
-    });
-    return true;
+    await chain.rewindTo(snap.head.header.number);
+    await chain.restoreEditedState(snap.edited);
+    await this.engine.poolInStep();
+    pool.clear();
+    for (const raw of snap.pool) await pool.add(raw).catch(() => undefined);
+    this.clock.restore(snap.clock);
   }
 
   // ---------------------------------------------------------------- mining
