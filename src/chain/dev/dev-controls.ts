@@ -67,6 +67,8 @@ export class DevControls {
     // a block (a long anvil_mine's next chunk) or another revert cannot move the head between the check and the rewind.
     await this.withMinerPaused(() =>
       miner.betweenBlocks(async () => {
+        // Above the head is no longer canonical, whatever an index entry left above it says.
+        if (snap.head.header.number > chain.getHead().header.number) return;
         const canonical = await chain.getCanonicalHash(snap.head.header.number);
         if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return;
         reverted = true;
