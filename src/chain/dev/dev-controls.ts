@@ -61,20 +61,17 @@ export class DevControls {
     const snap = this.snapshots.get(id);
     if (snap === undefined) return false;
     for (const later of [...this.snapshots.keys()]) if (later >= id) this.snapshots.delete(later);
-    const { chain, miner } = this.engine;
+    const { chain } = this.engine;
     let reverted = false;
-    // Automine would seal the restored transactions while they are put back, one by one. Under the production lock:
-    // a block (a long anvil_mine's next chunk) or another revert cannot move the head between the check and the rewind.
-    await this.withMinerPaused(() =>
-      miner.betweenBlocks(async () => {
-        // Above the head is no longer canonical, whatever an index entry left above it says.
-        if (snap.head.header.number > chain.getHead().header.number) return;
-        const canonical = await chain.getCanonicalHash(snap.head.header.number);
-        if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return;
-        reverted = true;
-        await this.restore(snap);
-      }),
-    );
+    // Automine would seal the restored transactions while they are put back, one by one.
+    await this.withMinerPaused(async () => {
+      // Above the head is no longer canonical, whatever an index entry left above it says.
+      if (snap.head.header.number > chain.getHead().header.number) return;
+      const canonical = await chain.getCanonicalHash(snap.head.header.number);
+      if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return;
+      reverted = true;
+      await this.restore(snap);
+    });
     return reverted;
   }
 
@@ -177,12 +174,16 @@ export class DevControls {
     this.instanceId = randomBytes(32);
   }
 
+  /**
+   * `work` with automine off and under the production lock: no block (a long anvil_mine's next chunk) and no other
+   * revert or reset moves the head while it checks and rewinds.
+   */
   private async withMinerPaused(work: () => Promise<void>): Promise<void> {
     const { miner } = this.engine;
     const running = miner.isRunning;
     if (running) await miner.stop();
     try {
-      await work();
+      await miner.betweenBlocks(work);
     } finally {
       if (running) miner.start();
     }
