@@ -144,3 +144,4 @@ export { fixedSlotOf } from './testing/preimage-book.js';
 export type { EngineMemo } from './engine/engine-memo.js';
 export { TraceBusyError } from './trace/index.js';
 export { TraceSlots } from './trace/index.js';
+export { type TxPool } from './txpool/index.js';

@@ -6845,7 +6845,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "qa_mineBlocks",
       "summary": "Orders the dev miner to mine blocks now (test networks).",
-      "description": "Asks the node's on-demand miner to mine count blocks, with the pool's transactions (withTransactions, default true) or empty, on top of parentHash (default: the best block; a given hash starts a side chain, useful to test reorganisations). It returns once the order is accepted, not when the blocks exist: poll eth_blockNumber. Outcomes such as \"miner busy\" are reported in the result, as the original node and its QA tools expect; count also accepts a hex quantity, the standard encoding. Only for test networks: mainnet and Mordor refuse with MinerNotSupport.",
+      "description": "Asks the node's on-demand miner to mine count blocks, with the pool's transactions (withTransactions, default true) or empty, on top of parentHash (default: the best block; a given hash starts a side chain, useful to test reorganisations). It returns once the order is accepted, not when the blocks exist: poll eth_blockNumber. Outcomes such as \"miner busy\" are reported in the result, as the original node and its QA tools expect; count also accepts a hex quantity, the standard encoding. Only for test networks: mainnet and Mordor refuse with MinerNotSupport. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/qa"
@@ -6905,6 +6905,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
         },
         {
           "$ref": "#/components/errors/MinerUnresponsive"
+        },
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
         }
       ],
       "examples": [
@@ -7496,7 +7500,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
     {
       "name": "test_mineBlocks",
       "summary": "Mines blocks from the pool at once.",
-      "description": "Mines count blocks synchronously with the pool's transactions, coinbase = the etherbase, timestamps from test_modifyTimestamp (then +1 per block). Transactions that do not fit or are invalid are left out. Returns when the blocks are the head. Test mode only (the test namespace); used by retesteth.",
+      "description": "Mines count blocks synchronously with the pool's transactions, coinbase = the etherbase, timestamps from test_modifyTimestamp (then +1 per block). Transactions that do not fit or are invalid are left out. Returns when the blocks are the head. Test mode only (the test namespace); used by retesteth. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/test"
@@ -7522,6 +7526,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "errors": [
         {
           "$ref": "#/components/errors/MiningFailed"
+        },
+        {
+          "code": -32602,
+          "message": "invalid params: <why>"
         }
       ],
       "examples": [
@@ -9103,7 +9111,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "Seals one block (or options.blocks blocks) from the pool at once, automine or not. A timestamp (the param itself, or options.timestamp) becomes the first block's, which must be later than the head's. Returns 0x0. Dev network only.",
+      "description": "Seals one block (or options.blocks blocks) from the pool at once, automine or not. A timestamp (the param itself, or options.timestamp) becomes the first block's, which must be later than the head's. Returns 0x0. Dev network only. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -9789,7 +9797,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only.",
+      "description": "Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11020,7 +11028,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "hardhat_mine",
       "x-extension": "anvil",
       "summary": "Mines blocks now.",
-      "description": "The same as anvil_mine (Anvil answers both names). Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only.",
+      "description": "The same as anvil_mine (Anvil answers both names). Seals count blocks (default 1) from the pool, interval seconds apart (default and 0: one second apart, timestamps strictly increase). Dev network only. At most 10,000 blocks per call (MAX_MINE_BLOCKS; above it -32602: mine more with several calls, or space blocks with a time interval). Other requests are answered while it mines (it gives them a turn between blocks and between bulk chunks), and a run whose client disconnects stops there, keeping the blocks made so far.",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11781,7 +11789,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "anvil_mine_detailed",
       "x-extension": "anvil",
       "summary": "Mines blocks now and returns them with their transactions.",
-      "description": "The same as evm_mine_detailed. Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "description": "The same as evm_mine_detailed. Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only. At most 1,000 blocks per call (MAX_DETAILED_BLOCKS: each is answered in full; above it -32602).",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -11828,7 +11836,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "evm_mine_detailed",
       "x-extension": "anvil",
       "summary": "Mines blocks now and returns them with their transactions.",
-      "description": "Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only.",
+      "description": "Mines as evm_mine does (one block, or options.blocks; a timestamp is the first block's, later than the head's) and returns the mined blocks as eth_getBlockByNumber gives them with full transactions, each transaction also carrying `output`, the data its top call returned (a revert's data when it failed) and, for a failed one whose data is an Error(string), `revertReason`, as Anvil's does. Dev network only. At most 1,000 blocks per call (MAX_DETAILED_BLOCKS: each is answered in full; above it -32602).",
       "tags": [
         {
           "$ref": "#/components/tags/anvil"
@@ -12965,7 +12973,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "txpool_content",
       "x-extension": "geth",
       "summary": "Returns every pooled transaction, pending and queued, by sender and nonce.",
-      "description": "geth's shape: {pending, queued}, each keyed by the sender's EIP-55 checksummed address and then by the nonce in decimal, each entry a Transaction object with null blockHash, blockNumber and transactionIndex. pending = executable in the next block (nonces continuous from the sender's account nonce), queued = waiting behind a nonce gap. Anvil answers the same content with lowercase sender keys. Reveals every pooled transaction: off by default on mordor and etc, protected when authentication is on. An extension beyond the original product's catalog.",
+      "description": "geth's shape: {pending, queued}, each keyed by the sender's EIP-55 checksummed address and then by the nonce in decimal, each entry a Transaction object with null blockHash, blockNumber and transactionIndex. pending = executable in the next block (nonces continuous from the sender's account nonce), queued = waiting behind a nonce gap. Anvil answers the same content with lowercase sender keys. A transaction the last block built on the head left out carries `waiting`, the reason (an extra field standard clients ignore). Reveals every pooled transaction: off by default on mordor and etc, protected when authentication is on. An extension beyond the original product's catalog.",
       "tags": [
         {
           "$ref": "#/components/tags/txpool"
@@ -13125,7 +13133,7 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
       "name": "txpool_inspect",
       "x-extension": "geth",
       "summary": "Returns a one-line summary of every pooled transaction, by sender and nonce.",
-      "description": "geth's shape and wording: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\" per transaction (\"contract creation: …\" without a recipient; the recipient checksummed, amounts in decimal), keyed by checksummed sender and decimal nonce, under pending (executable) and queued (behind a nonce gap). An extension beyond the original product's catalog.",
+      "description": "geth's shape and wording: \"<to>: <value> wei + <gas> gas × <gasPrice> wei\" per transaction (\"contract creation: …\" without a recipient; the recipient checksummed, amounts in decimal), keyed by checksummed sender and decimal nonce, under pending (executable) and queued (behind a nonce gap). A transaction the last block built on the head left out has \"; waiting: <reason>\" after its line. An extension beyond the original product's catalog.",
       "tags": [
         {
           "$ref": "#/components/tags/txpool"
@@ -14926,6 +14934,10 @@ export const openrpcDocument: { readonly [key: string]: JsonValue } = {
           },
           "yParity": {
             "$ref": "#/components/schemas/uint"
+          },
+          "waiting": {
+            "type": "string",
+            "description": "txpool_content and txpool_contentFrom only: why the last block built on the head left this pooled transaction out (e.g. \"left out of block 7: invalid sender address, address is not EOA\"). The node never drops a transaction it acknowledged unseen: it is mined, waits in the pool with this reason, or was refused at submission. Absent when the transaction was not left out."
           }
         },
         "required": [

@@ -2488,7 +2488,7 @@ validate177.errors = vErrors;
 return errors === 0;
 }
 
-const schema62 = {"title":"Transaction","type":"object","description":"A signed transaction as stored in a block or the pool: legacy (type 0x0, EIP-155 when chainId is present) or EIP-2930 (type 0x1, from Magneto). Block fields are null while pending.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s"],"additionalProperties":false,"$id":"Transaction.json"};
+const schema62 = {"title":"Transaction","type":"object","description":"A signed transaction as stored in a block or the pool: legacy (type 0x0, EIP-155 when chainId is present) or EIP-2930 (type 0x1, from Magneto). Block fields are null while pending.","properties":{"type":{"type":"string","enum":["0x0","0x1"]},"hash":{"$ref":"hash32.json"},"nonce":{"$ref":"uint.json"},"blockHash":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"hash32.json"}]},"blockNumber":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"transactionIndex":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"uint.json"}]},"from":{"$ref":"address.json"},"to":{"oneOf":[{"$ref":"notFound.json"},{"$ref":"address.json"}]},"value":{"$ref":"uint.json"},"gasPrice":{"$ref":"uint.json"},"gas":{"$ref":"uint.json"},"input":{"$ref":"bytes.json"},"chainId":{"$ref":"uint.json"},"accessList":{"$ref":"AccessList.json"},"v":{"$ref":"uint.json"},"r":{"$ref":"uint.json"},"s":{"$ref":"uint.json"},"yParity":{"$ref":"uint.json"},"waiting":{"type":"string","description":"txpool_content and txpool_contentFrom only: why the last block built on the head left this pooled transaction out (e.g. \"left out of block 7: invalid sender address, address is not EOA\"). The node never drops a transaction it acknowledged unseen: it is mined, waits in the pool with this reason, or was refused at submission. Absent when the transaction was not left out."}},"required":["type","hash","nonce","blockHash","blockNumber","transactionIndex","from","to","value","gasPrice","gas","input","v","r","s"],"additionalProperties":false,"$id":"Transaction.json"};
 
 function validate184(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="Transaction.json" */;
@@ -2926,6 +2926,19 @@ var valid0 = _errs32 === errors;
 }
 else {
 var valid0 = true;
+}
+if(valid0){
+if(data.waiting !== undefined){
+const _errs33 = errors;
+if(typeof data.waiting !== "string"){
+validate184.errors = [{instancePath:instancePath+"/waiting",schemaPath:"#/properties/waiting/type",keyword:"type",params:{type: "string"},message:"must be string"}];
+return false;
+}
+var valid0 = _errs33 === errors;
+}
+else {
+var valid0 = true;
+}
 }
 }
 }

@@ -25,6 +25,8 @@ export interface ClientConnection {
   onClose(listener: () => void): void;
   /** Its subscriptions (eth_subscribe): the connection cancels them when it closes. */
   readonly subscriptions: ConnectionSubscriptions;
+  /** Whether the connection has closed (absent: the transport cannot tell). */
+  readonly closed?: boolean;
 }
 
 export interface HandlerContext {
@@ -43,4 +45,14 @@ export interface HandlerContext {
    * refuses protected methods when it is `false`; absent = authentication off.
    */
   readonly authenticated?: boolean;
+  /** HTTP: whether the request's client has gone (its socket closed). Absent: not an HTTP request. */
+  readonly requestGone?: () => boolean;
+}
+
+/**
+ * Whether the caller of this request has gone (its WebSocket or HTTP connection closed): long work asks between
+ * steps and stops, since nobody is left to read its answer. False where that cannot be told.
+ */
+export function clientGone(ctx: HandlerContext): boolean {
+  return ctx.connection?.closed === true || ctx.requestGone?.() === true;
 }

@@ -127,7 +127,9 @@ export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
     // Nobody is left to read an answer; the status only keeps the writer's contract.
     if (text === clientGone) return { status: 400, body: null };
 
-    let output = dispatcher.handleText(text, ctx);
+    // Per request, so long work (anvil_mine) can tell its client has gone: one small object beside the parsed body.
+    const requestCtx: HandlerContext = { ...ctx, requestGone: () => incoming.socket.destroyed };
+    let output = dispatcher.handleText(text, requestCtx);
     if (output instanceof Promise) output = await output;
     if (output === undefined) return { status: 204, body: null };
     // A protected method called without a credential: the JSON-RPC answer stands (a batch keeps its other

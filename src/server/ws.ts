@@ -180,6 +180,9 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       },
       sendText,
       sendNotifications,
+      get closed() {
+        return closed;
+      },
       onClose(listener) {
         // A handler may finish after its client has gone (eth_subscribe resolving after the socket closed):
         // it still gets its cleanup, at once.

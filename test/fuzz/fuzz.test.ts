@@ -25,4 +25,20 @@ describe('schema-driven fuzzer (short run)', () => {
     expect(report.outcomes['ws close 1007']).toBeGreaterThan(0);
     expect(report.outcomes['http 415']).toBeGreaterThan(0);
   }, 200_000);
+
+  // Seeds that once failed, replayed over the cases that failed (seed, first case, count): each must pass for good.
+  // 403917343 from 2100: hardhat_mine("108292") kept every other request waiting (issue 37, item 9) and a
+  // hardhat_reset jsonRpcUrl that does not parse answered -32603.
+  const kept = [{ seed: 403917343, from: 2100, count: 300 }];
+  it.each(kept)(
+    'regression seed $seed (cases $from on, $count of them)',
+    async ({ seed, from, count }) => {
+      const report = await runFuzz({ seed, from, count, seconds: 150, repoRoot });
+      expect(report.crashed).toBeUndefined();
+      expect({ failures: report.failures, faultLogs: report.faultLogs }).toEqual({ failures: [], faultLogs: [] });
+      expect(report.outcomes['error -32603']).toBeUndefined();
+      expect(report.requests).toBe(count);
+    },
+    200_000,
+  );
 });

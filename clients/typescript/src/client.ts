@@ -982,6 +982,7 @@ export interface RpcMethodsClient {
    * @returns outcome
    * @throws {RpcClientError} -32001 Block 0x… not found
    * @throws {RpcClientError} -32603 Internal error: the miner did not answer; check the node log.
+   * @throws {RpcClientError} -32602 invalid params: <why>
    */
   qa_mineBlocks(...params: T.QaMineBlocksParams): Promise<T.QaMineBlocksResult>;
   /**
@@ -1043,6 +1044,7 @@ export interface RpcMethodsClient {
    * @param count How many blocks.
    * @returns success
    * @throws {RpcClientError} -32000 Mining failed: <reason>.
+   * @throws {RpcClientError} -32602 invalid params: <why>
    */
   test_mineBlocks(...params: T.TestMineBlocksParams): Promise<T.TestMineBlocksResult>;
   /**

@@ -399,6 +399,10 @@ export interface Transaction {
   r: Uint;
   s: Uint;
   yParity?: Uint;
+  /**
+   * txpool_content and txpool_contentFrom only: why the last block built on the head left this pooled transaction out (e.g. "left out of block 7: invalid sender address, address is not EOA"). The node never drops a transaction it acknowledged unseen: it is mined, waits in the pool with this reason, or was refused at submission. Absent when the transaction was not left out.
+   */
+  waiting?: string;
 }
 /**
  * One EIP-2930 access list entry.

@@ -95,7 +95,7 @@ export class Era1File {
     let parent: Uint8Array | undefined;
     for await (const block of this.blocks(this.startNumber, { bodies: false })) {
       const hash = keccak256(block.header);
-      if (parent !== undefined && !equalsBytes(parentHashOf(block.header), parent))
+      if (parent !== undefined && !equalsBytes(parentHashOf(block.header, this.path, block.number), parent))
         throw new Era1Error(`${this.path}: block ${block.number} does not link to the block before it`);
       parent = hash;
       records.push({ hash, totalDifficulty: block.totalDifficulty });
@@ -118,9 +118,10 @@ export class Era1File {
     let header: Uint8Array | undefined;
     let body: Uint8Array | undefined;
     const end = this.offsets[this.offsets.length - 1];
-    for await (const entry of readEntries(this.file, this.size, this.offsets[Math.max(0, first)])) {
-      const what = () => `${this.path}: block ${number}`;
-      try {
+    const what = () => `${this.path}: block ${number}`;
+    // One catch around the loop, not in it: a broken entry frame (E2StoreError from readEntries) names the file too.
+    try {
+      for await (const entry of readEntries(this.file, this.size, this.offsets[Math.max(0, first)])) {
         if (entry.type === TYPE_HEADER) header = unframeSnappy(entry.data);
         else if (entry.type === TYPE_BODY) body = bodies ? unframeSnappy(entry.data) : entry.data;
         else if (entry.type === TYPE_RECEIPTS) continue;
@@ -132,10 +133,10 @@ export class Era1File {
           number++;
           if (entry.offset > end) return;
         } else if (entry.type === TYPE_ACCUMULATOR || entry.type === TYPE_BLOCK_INDEX) return;
-      } catch (err) {
-        if (err instanceof Era1Error) throw err;
-        throw new Era1Error(`${what()}: ${(err as Error).message}`);
       }
+    } catch (err) {
+      if (err instanceof Era1Error) throw err;
+      throw new Era1Error(`${what()}: ${(err as Error).message}`);
     }
   }
 
@@ -162,9 +163,10 @@ function readUint256LE(bytes: Uint8Array): bigint {
 }
 
 /** The parent hash, the first field of a header's RLP list (after the list prefix and the 0xa0 string prefix). */
-function parentHashOf(header: Uint8Array): Uint8Array {
+function parentHashOf(header: Uint8Array, path: string, number: bigint): Uint8Array {
   const prefix = header[0];
   const listHeader = prefix <= 0xf7 ? 1 : 1 + (prefix - 0xf7);
-  if (header[listHeader] !== 0xa0) throw new Era1Error('header RLP does not start with a 32-byte parent hash');
+  if (header[listHeader] !== 0xa0)
+    throw new Era1Error(`${path}: block ${number}: header RLP does not start with a 32-byte parent hash`);
   return header.subarray(listHeader + 1, listHeader + 33);
 }

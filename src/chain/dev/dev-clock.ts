@@ -4,6 +4,9 @@
  * (anvil_setBlockTimestampInterval), and never a timestamp at or below one already given or the head's, so
  * timestamps strictly increase whatever the caller asks.
  */
+/** The largest timestamp a header holds (a uint64, as every client reads it). */
+const MAX_TIMESTAMP = 2n ** 64n - 1n;
+
 export interface DevClockState {
   readonly offset: bigint;
   readonly next: bigint | undefined;
@@ -51,12 +54,19 @@ export class DevClock {
     return had;
   }
 
-  /** Hands out `ts`, or the earliest timestamp still free when `ts` is not later than every one before. */
+  /**
+   * Hands out `ts`, or the earliest timestamp still free when `ts` is not later than every one before. A timestamp
+   * past 2^64 - 1 (a huge interval, offset or next timestamp) is refused (RangeError: the caller's -32602), since no
+   * header can hold it.
+   */
   issue(ts: bigint): bigint {
     const head = this.headTimestamp();
     const floor = (this.lastIssued > head ? this.lastIssued : head) + 1n;
-    this.lastIssued = ts < floor ? floor : ts;
-    return this.lastIssued;
+    const issued = ts < floor ? floor : ts;
+    if (issued > MAX_TIMESTAMP)
+      throw new RangeError(`the next block's timestamp ${issued} is past the largest a header holds (2^64 - 1)`);
+    this.lastIssued = issued;
+    return issued;
   }
 
   /**

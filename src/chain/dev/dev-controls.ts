@@ -61,19 +61,28 @@ export class DevControls {
     const snap = this.snapshots.get(id);
     if (snap === undefined) return false;
     for (const later of [...this.snapshots.keys()]) if (later >= id) this.snapshots.delete(later);
-    const { chain, pool } = this.engine;
-    const canonical = await chain.getCanonicalHash(snap.head.header.number);
-    if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return false;
+    const { chain } = this.engine;
+    let reverted = false;
     // Automine would seal the restored transactions while they are put back, one by one.
     await this.withMinerPaused(async () => {
-      await chain.rewindTo(snap.head.header.number);
-      await chain.restoreEditedState(snap.edited);
-      await this.engine.poolInStep();
-      pool.clear();
-      for (const raw of snap.pool) await pool.add(raw).catch(() => undefined);
-      this.clock.restore(snap.clock);
+      // Above the head is no longer canonical, whatever an index entry left above it says.
+      if (snap.head.header.number > chain.getHead().header.number) return;
+      const canonical = await chain.getCanonicalHash(snap.head.header.number);
+      if (canonical === undefined || !equalsBytes(canonical, snap.head.hash())) return;
+      reverted = true;
+      await this.restore(snap);
     });
-    return true;
+    return reverted;
+  }
+
+  private async restore(snap: Snapshot): Promise<void> {
+    const { chain, pool } = this.engine;
+    await chain.rewindTo(snap.head.header.number);
+    await chain.restoreEditedState(snap.edited);
+    await this.engine.poolInStep();
+    pool.clear();
+    for (const raw of snap.pool) await pool.add(raw).catch(() => undefined);
+    this.clock.restore(snap.clock);
   }
 
   // ---------------------------------------------------------------- mining
@@ -105,7 +114,13 @@ export class DevControls {
    * seconds (> 0) then separate them, else each takes the clock's next second. With `collect`, the mined blocks
    * are returned (evm_mine_detailed); otherwise none is held, so a bulk mine stays light.
    */
-  async mine(count: number, firstTimestamp?: bigint, interval?: bigint, collect = false): Promise<Block[]> {
+  async mine(
+    count: number,
+    firstTimestamp?: bigint,
+    interval?: bigint,
+    collect = false,
+    cancelled?: () => boolean,
+  ): Promise<Block[]> {
     if (firstTimestamp !== undefined) this.clock.setNext(firstTimestamp);
     let previous: bigint | undefined;
     const timestamp = () => {
@@ -113,7 +128,11 @@ export class DevControls {
       previous = spaced ? this.clock.issue(previous! + interval!) : this.clock.take();
       return previous;
     };
-    const mined = await this.engine.miner.mineBlocks(count, { collect, timestamp });
+    const mined = await this.engine.miner.mineBlocks(count, {
+      collect,
+      timestamp,
+      ...(cancelled !== undefined ? { cancelled } : {}),
+    });
     return mined.map((m) => m.block);
   }
 
@@ -155,12 +174,16 @@ export class DevControls {
     this.instanceId = randomBytes(32);
   }
 
+  /**
+   * `work` with automine off and under the production lock: no block (a long anvil_mine's next chunk) and no other
+   * revert or reset moves the head while it checks and rewinds.
+   */
   private async withMinerPaused(work: () => Promise<void>): Promise<void> {
     const { miner } = this.engine;
     const running = miner.isRunning;
     if (running) await miner.stop();
     try {
-      await work();
+      await miner.betweenBlocks(work);
     } finally {
       if (running) miner.start();
     }

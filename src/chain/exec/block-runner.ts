@@ -21,7 +21,8 @@ import { flatStateOver } from './flat-state.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from '../codec/receipts.js';
-import { installFastSenderAddress } from './sender-address.js';
+import { withoutSenderCodeCheck } from './impersonated-run.js';
+import { impersonatedSenderOf, installFastSenderAddress } from './sender-address.js';
 
 // runTx asks every transaction for its sender; see sender-address.ts.
 installFastSenderAddress();
@@ -157,11 +158,11 @@ export class BlockRunner {
     await this.transfers?.flush();
     let result: Awaited<ReturnType<typeof runTx>>;
     try {
-      result = await runTx(await this.vmOnce(), {
-        tx,
-        block: this.input.envBlock,
-        blockGasUsed: this.gasUsed,
-      });
+      const vm = await this.vmOnce();
+      const run = () => runTx(vm, { tx, block: this.input.envBlock, blockGasUsed: this.gasUsed });
+      // The dev chain's impersonated senders skip EIP-3607 (impersonated-run.ts), as Anvil's do.
+      const impersonated = impersonatedSenderOf(tx);
+      result = await (impersonated === undefined ? run() : withoutSenderCodeCheck(vm.stateManager, impersonated, run));
     } catch (err) {
       return { ok: false, reason: reasonOf(err) };
     }

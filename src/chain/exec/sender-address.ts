@@ -30,6 +30,12 @@ export function rememberImpersonatedSender(txHash: Uint8Array, sender: Address):
   impersonatedSenders.set(bytesToHex(txHash), sender);
 }
 
+/** The sender of an impersonated transaction (anvil_impersonateAccount); undefined for any other. */
+export function impersonatedSenderOf(tx: TypedTransaction): Address | undefined {
+  if (impersonatedSenders.size === 0) return undefined;
+  return impersonatedSenders.get(bytesToHex(tx.hash()));
+}
+
 /** Puts an impersonated transaction's sender in its cache, so the pool does not try to recover it; true if it was one. */
 export function seedImpersonatedSender(tx: TypedTransaction): boolean {
   if (impersonatedSenders.size === 0) return false;

@@ -17,7 +17,16 @@ export type MinerChain = Pick<Blockchain, 'getHead' | 'assemble' | 'importBlock'
  */
 export type MinerPool = Pick<
   TxPool,
-  'executable' | 'pendingCount' | 'whenAddsSettled' | 'onBlockAdded' | 'onReorg' | 'remove' | 'on' | 'off'
+  | 'executable'
+  | 'pendingCount'
+  | 'includableCount'
+  | 'noteWaiting'
+  | 'whenAddsSettled'
+  | 'onBlockAdded'
+  | 'onReorg'
+  | 'remove'
+  | 'on'
+  | 'off'
 >;
 
 /** Nonce search, seal checks and the work package of an epoch. */

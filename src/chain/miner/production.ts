@@ -7,7 +7,7 @@
 import type { EventEmitter } from 'node:events';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { equalsBytes } from '@ethereumjs/util';
+import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { AssembledBlock, ImportResult } from '../blockchain/blockchain.js';
 import { sealHash } from '../pow/ethash.js';
 import type { MinedSeal } from '../pow/seal.js';
@@ -186,7 +186,7 @@ export class BlockProduction {
           result.dropped.flatMap((b) => b.transactions),
           result.added.flatMap((b) => b.transactions),
         );
-      if (builtOnHead) this.dropUnexecutable(assembled);
+      if (builtOnHead) this.noteLeftOut(assembled, block);
     }
     const mined: MinedBlock = {
       block,
@@ -209,7 +209,7 @@ export class BlockProduction {
     { timestamp, chunkSize }: Pick<MineBlocksOptions, 'timestamp' | 'chunkSize'>,
     out: MinedBlock[] | undefined,
   ): Promise<number> {
-    if (withTransactions && this.pool.pendingCount > 0) return 0;
+    if (withTransactions && this.pool.includableCount(bytesToHex(this.chain.getHead().hash())) > 0) return 0;
     // Bulk blocks keep their parent's gas limit: while one moves toward a target, blocks go one at a time.
     if (this.gasLimitTarget !== undefined && this.gasLimitTarget !== this.chain.getHead().header.gasLimit) return 0;
     timestamp ??= this.nextTimestamp;
@@ -247,23 +247,31 @@ export class BlockProduction {
   }
 
   /**
-   * A pending transaction that failed in a block built on the head would fail again and keep the dev policy
-   * sealing empty blocks: remove it. Only the first failure per sender counts (its later transactions failed
-   * on the nonce gap and the pool re-queues them); a transaction that may simply not have fit the gas left,
-   * or that failed on its nonce (the pool has not caught up with a new head yet), stays.
+   * The pool's transactions this block (built on the head) left out stay in the pool, each with the reason it waits
+   * (txpool_content / txpool_inspect show it): an acknowledged transaction is never dropped unseen. The first one
+   * left out per sender carries the block's reason; its later ones wait for it (their nonces cannot follow). One
+   * that only did not fit the gas left, or that the next block's gas limit can hold, is not stuck: the next block
+   * tries it. Anything else waits until something changes (a balance, a code, the gas limit, a replacement).
    */
-  private dropUnexecutable(assembled: AssembledBlock): void {
-    // Nothing to drop: the template (a header built for it alone) need not be made.
+  private noteLeftOut(assembled: AssembledBlock, block: Block): void {
+    // Nothing left out: the template (a header built for it alone) need not be made.
     if (assembled.rejected.length === 0) return;
-    const header = assembled.template.header;
-    const gasLeft = header.gasLimit - header.gasUsed;
-    const seen = new Set<string>();
+    const { gasLimit, gasUsed, number } = block.header;
+    const head = bytesToHex(block.hash());
+    const nextGasLimit = this.nextGasLimit();
+    const first = new Map<string, TypedTransaction>();
     for (const { tx, reason } of assembled.rejected) {
       const sender = tx.getSenderAddress().toString();
-      if (seen.has(sender)) continue;
-      seen.add(sender);
-      if (tx.gasLimit > gasLeft || /nonce/i.test(reason)) continue;
-      this.pool.remove(tx.hash(), 'removed');
+      const blocker = first.get(sender);
+      if (blocker !== undefined) {
+        const why = `waits for nonce ${blocker.nonce} (${bytesToHex(blocker.hash())}), which block ${number} left out`;
+        this.pool.noteWaiting(tx.hash(), why, head);
+        continue;
+      }
+      first.set(sender, tx);
+      // Did not fit what was left, but a block can hold it; or a nonce the pool had not caught up with: retried.
+      const retried = (tx.gasLimit > gasLimit - gasUsed && tx.gasLimit <= nextGasLimit) || /nonce/i.test(reason);
+      this.pool.noteWaiting(tx.hash(), `left out of block ${number}: ${reason}`, retried ? undefined : head);
     }
   }
 }

@@ -59,6 +59,11 @@ export interface MineBlocksOptions {
   readonly collect?: boolean;
   /** Blocks per database batch of a bulk run (default BULK_CHUNK, assembly/empty-chunk.ts). */
   readonly chunkSize?: number;
+  /**
+   * Asked between blocks (between chunks of a bulk run): true ends the run there, with the blocks made so far kept
+   * (the request that ordered it has lost its client).
+   */
+  readonly cancelled?: () => boolean;
 }
 
 export interface MinerEvents {

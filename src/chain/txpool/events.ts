@@ -32,6 +32,14 @@ export interface TxDroppedEvent {
   readonly reason: TxDropReason;
 }
 
+/** A pending transaction a block built on the head left out: it stays in the pool, with the reason it waits. */
+export interface TxWaitingEvent {
+  readonly tx: PooledTx;
+  readonly reason: string;
+  /** True when it cannot go into a block as things stand (see `TxPool.noteWaiting`); false when it only did not fit. */
+  readonly stuck: boolean;
+}
+
 export interface TxPoolEvents {
   /** A transaction was accepted (pending-transaction filters and subscriptions listen here). */
   'tx:added': [event: TxAddedEvent];
@@ -39,4 +47,6 @@ export interface TxPoolEvents {
   'tx:promoted': [tx: PooledTx];
   /** A transaction left the pool. */
   'tx:dropped': [event: TxDroppedEvent];
+  /** A block built on the head left a pending transaction out; it stays, with the reason. */
+  'tx:waiting': [event: TxWaitingEvent];
 }

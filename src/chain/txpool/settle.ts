@@ -6,7 +6,7 @@
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
-import type { TxDroppedEvent } from './events.js';
+import type { TxDroppedEvent, TxWaitingEvent } from './events.js';
 import type { AddTxResult, TxPool } from './txpool.js';
 
 /** The longest a send waits for its dev block before answering anyway. */
@@ -58,7 +58,9 @@ export class PoolSettle {
 
 /**
  * Hashes leaving the pool, watched with ONE pool listener however many sends wait (a burst of concurrent sends
- * must not add a listener each). Drops seen between a send's register and its wait are remembered.
+ * must not add a listener each). Drops seen between a send's register and its wait are remembered. A transaction
+ * the block left out as stuck (`tx:waiting`, stuck) ends the wait too: it stays in the pool with its reason, and no
+ * block is coming for it.
  */
 class PoolExitWatch {
   /** Sends waiting for a hash to leave the pool. */
@@ -67,10 +69,14 @@ class PoolExitWatch {
   readonly #pending = new Set<Watcher>();
 
   constructor(pool: Pick<TxPool, 'on'>) {
-    pool.on('tx:dropped', (event: TxDroppedEvent) => {
-      for (const watcher of this.#pending) watcher.saw(event.tx.hashHex);
-      const watchers = this.#watched.get(event.tx.hashHex);
+    const settled = (hashHex: string) => {
+      for (const watcher of this.#pending) watcher.saw(hashHex);
+      const watchers = this.#watched.get(hashHex);
       if (watchers !== undefined) for (const watcher of watchers) watcher.done();
+    };
+    pool.on('tx:dropped', (event: TxDroppedEvent) => settled(event.tx.hashHex));
+    pool.on('tx:waiting', (event: TxWaitingEvent) => {
+      if (event.stuck) settled(event.tx.hashHex);
     });
   }
 

@@ -54,6 +54,11 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   private readonly senderRecovery: SenderRecovery;
   private readonly admission: TxAdmission;
   private readonly adds = new AddsInFlight();
+  /**
+   * Why pending transactions were left out of the last block built on the head, by hash; `stuckAt`: the head hash
+   * after which the transaction cannot go in as things stand (bulk empty blocks need not wait for it).
+   */
+  private readonly waiting = new Map<string, { readonly reason: string; readonly stuckAt?: string }>();
 
   constructor(
     private readonly chain: PoolChainView,
@@ -160,6 +165,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     this.byHash.set(pooled.hashHex, pooled);
     if (replaced !== undefined) {
       this.byHash.delete(replaced.hashHex);
+      this.waiting.delete(replaced.hashHex);
       this.emit('tx:dropped', { tx: replaced, reason: 'replaced' });
     }
     const status: PoolTxStatus = queue.isPending(pooled) ? 'pending' : 'queued';
@@ -257,6 +263,37 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     return this.senders.get(key)?.pendingEnd;
   }
 
+  // ---- why a transaction waits ----------------------------------------------------------------
+
+  /**
+   * The miner left this pending transaction out of a block it built on the head (`reason`, e.g. the execution
+   * error): it stays in the pool, and txpool_content / txpool_inspect show the reason, until a block takes it or it
+   * leaves the pool the ordinary ways (replaced, mined elsewhere, anvil_dropTransaction). A transaction the node
+   * acknowledged is mined, waits visibly, or was refused at submission: it is never dropped unseen. `stuckAt`: the
+   * new head's hash when the transaction cannot go into the next block either as things stand (so bulk empty
+   * blocks need not try it); undefined when it only did not fit.
+   */
+  noteWaiting(hash: Uint8Array, reason: string, stuckAt?: string): void {
+    const pooled = this.get(hash);
+    if (pooled === undefined) return;
+    this.waiting.set(pooled.hashHex, stuckAt === undefined ? { reason } : { reason, stuckAt });
+    this.emit('tx:waiting', { tx: pooled, reason, stuck: stuckAt !== undefined });
+  }
+
+  /** Why a pooled transaction was left out of the last block built on the head; undefined if it was not. */
+  waitingReason(hash: Uint8Array | string): string | undefined {
+    return this.waiting.get(hashKey(hash))?.reason;
+  }
+
+  /** Pending transactions a block on `headHex` may take: all but those noted stuck after that very head. */
+  includableCount(headHex: string): number {
+    let stuck = 0;
+    for (const [hashHex, note] of this.waiting) {
+      if (note.stuckAt === headHex && this.statusOf(hashHex) === 'pending') stuck++;
+    }
+    return this.pendingCount - stuck;
+  }
+
   // ---- removing and following the chain -------------------------------------------------------
 
   /** Drops a transaction (e.g. the miner could not execute it). Later ones of its sender become queued. */
@@ -334,6 +371,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
    */
   async onReorg(droppedTxs: Iterable<TypedTransaction>, addedTxs: Iterable<TypedTransaction>): Promise<ReorgResult> {
     this.headEpoch++;
+    // The state changed under the head (a dev state edit) or the head moved: what was stuck is tried again.
+    for (const [hashHex, note] of this.waiting)
+      if (note.stuckAt !== undefined) this.waiting.set(hashHex, { reason: note.reason });
     const minedHashes = new Set<string>();
     for (const tx of addedTxs) minedHashes.add(bytesToHex(tx.hash()));
     await this.refreshSenders(new Set(this.senders.keys()), minedHashes);
@@ -359,6 +399,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   clear(): void {
     const all = this.all();
     this.byHash.clear();
+    this.waiting.clear();
     this.senders.clear();
     for (const tx of all) this.emit('tx:dropped', { tx, reason: 'cleared' });
   }
@@ -385,10 +426,12 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     const { stale, unpayable, promoted } = queue.rebase(account.nonce, account.balance);
     for (const tx of stale) {
       this.byHash.delete(tx.hashHex);
+      this.waiting.delete(tx.hashHex);
       this.emit('tx:dropped', { tx, reason: minedHashes?.has(tx.hashHex) ? 'mined' : 'stale' });
     }
     for (const tx of unpayable) {
       this.byHash.delete(tx.hashHex);
+      this.waiting.delete(tx.hashHex);
       this.emit('tx:dropped', { tx, reason: 'unpayable' });
     }
     if (queue.size === 0) this.senders.delete(queue.key);
@@ -401,6 +444,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     queue.remove(tx.nonce);
     if (queue.size === 0) this.senders.delete(queue.key);
     this.byHash.delete(tx.hashHex);
+    this.waiting.delete(tx.hashHex);
     this.emit('tx:dropped', { tx, reason });
   }
 

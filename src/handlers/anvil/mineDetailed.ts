@@ -12,7 +12,11 @@ import { blockJson } from '../eth/getBlock.js';
 import { callTracerOpts, traceLimits } from '../trace/tracing.js';
 import { tracing } from '../trace-answer.js';
 import { controlsOf } from './controls.js';
-import { mineOptionsOf, mining } from './mine.js';
+import { mineOptionsOf, mining, requesterGone } from './mine.js';
+
+/** Most blocks one evm_mine_detailed call mines: every block is held and answered in full with its traces. */
+const MAX_DETAILED_BLOCKS = 1_000;
+const DETAILED_CAP = { limit: MAX_DETAILED_BLOCKS, name: 'MAX_DETAILED_BLOCKS, src/handlers/anvil/mineDetailed.ts' };
 
 async function mineDetailed(
   method: string,
@@ -20,10 +24,10 @@ async function mineDetailed(
   ctx: HandlerContext,
 ): Promise<EvmMineDetailedResult> {
   const controls = controlsOf(ctx, method);
-  const { count, timestamp } = mineOptionsOf(options, method);
+  const { count, timestamp } = mineOptionsOf(options, method, DETAILED_CAP);
   let blocks: EngineBlock[] = [];
   await mining(method, async () => {
-    blocks = await controls.mine(count, timestamp, undefined, true);
+    blocks = await controls.mine(count, timestamp, undefined, true, requesterGone(ctx));
   });
   const mined: AnvilMinedBlock[] = [];
   for (const block of blocks) mined.push(await detailed(method, block, ctx));

@@ -18,7 +18,7 @@ export async function anvil_reset([options]: AnvilResetParams, ctx: HandlerConte
     const url = forking.jsonRpcUrl ?? forks.current?.url;
     if (url === undefined)
       throw invalidParams('invalid params for anvil_reset: forking.jsonRpcUrl is needed on a chain that is no fork');
-    if (!/^https?:\/\//.test(url))
+    if (!/^https?:\/\//.test(url) || !URL.canParse(url))
       throw invalidParams(`invalid params for anvil_reset: forking.jsonRpcUrl must be an http(s) URL, got "${url}"`);
     const block =
       forking.blockNumber === undefined || forking.blockNumber === null

@@ -1,6 +1,7 @@
 import type { QaMineBlocksParams, QaMineBlocksResult } from '../../generated/types.js';
 import { blockNotFound, engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
+import { checkMineCount, requesterGone } from '../anvil/mine.js';
 import { bytesFromHex } from '../hex.js';
 
 /**
@@ -17,6 +18,7 @@ export async function qa_mineBlocks(
   const blocks = typeof count === 'number' ? count : Number(BigInt(count));
   if (!Number.isSafeInteger(blocks))
     return { responseType: 'MiningError', message: `cannot mine ${String(count)} blocks` };
+  checkMineCount(blocks, 'qa_mineBlocks');
   const parent = parentHash === undefined || parentHash === null ? undefined : bytesFromHex(parentHash);
   if (parent !== undefined && (await engineOf(ctx).chain.getHeader(parent)) === undefined)
     throw blockNotFound(parentHash!);
@@ -26,6 +28,7 @@ export async function qa_mineBlocks(
   try {
     await engine.miner.mineBlocks(blocks, {
       collect: false,
+      cancelled: requesterGone(ctx),
       withTransactions: withTransactions ?? true,
       ...(parent !== undefined ? { parentHash: parent } : {}),
     });

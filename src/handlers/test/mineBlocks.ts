@@ -3,6 +3,7 @@ import { ErrorCode, RpcError } from '../../rpc/errors.js';
 import { engineOf } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { quantityNumberParam } from '../test-quantity.js';
+import { checkMineCount, requesterGone } from '../anvil/mine.js';
 
 /** Seals `count` blocks from the pool at the test_modifyTimestamp time (+1 s per block), paying the etherbase. */
 export async function test_mineBlocks(
@@ -12,8 +13,13 @@ export async function test_mineBlocks(
   const engine = engineOf(ctx);
   const session = ctx.node.testSession;
   const n = quantityNumberParam(count, 'test_mineBlocks', 'count');
+  checkMineCount(n, 'test_mineBlocks');
   try {
-    await engine.miner.mineBlocks(n, { collect: false, timestamp: () => session.takeTimestamp() });
+    await engine.miner.mineBlocks(n, {
+      collect: false,
+      timestamp: () => session.takeTimestamp(),
+      cancelled: requesterGone(ctx),
+    });
   } catch (err) {
     throw new RpcError(ErrorCode.ServerError, `Mining failed: ${(err as Error).message}.`);
   }

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex } from '@ethereumjs/util';
+import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Era1File } from '../../../src/chain/archive/era1.js';
 import { keccak256 } from '../../../src/chain/base/crypto.js';
@@ -157,5 +158,22 @@ describe('svc-node import / export of real ETC history', () => {
         'head is 0): import the blocks before it first\n',
     );
     for (const run of [genesis, parent, past]) expect(run.code).toBe(1);
+  }, 120_000);
+
+  it('a gzipped stream whose first block declares a huge length is refused at once, naming the cap', async () => {
+    const dir = tempDir();
+    // A list prefix declaring 2^31 bytes, then 64 MiB of zeros (64 KiB gzipped): the reader used to buffer the
+    // stream chunk by chunk, copying all it held on every chunk (~87 s for this file), before saying anything.
+    const prefix = Uint8Array.from([0xfb, 0x80, 0x00, 0x00, 0x00]);
+    const file = join(dir, 'huge-first-block.rlp.gz');
+    writeFileSync(file, gzipSync(Buffer.concat([prefix, Buffer.alloc(64 * 1024 * 1024)])));
+    const run = await runCommand(['--network', 'etc', '--datadir', dir, 'import', file]);
+    expect(run.code).toBe(1);
+    const declared = 5 + 2 ** 31;
+    expect(run.stderr).toBe(
+      `svc-node: import failed: ${file}: block 0 (at byte 0 of the stream) declares ${declared} bytes, over the cap ` +
+        'of 33554432 bytes on one block (MAX_BLOCK_BYTES, src/chain/archive/rlp-blocks.ts): the file is corrupt\n',
+    );
+    expect(line(run.logs, 'import failed')).toMatchObject({ head: '0' });
   }, 120_000);
 });

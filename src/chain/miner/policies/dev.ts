@@ -2,6 +2,7 @@
  * The dev network's policy: seal as soon as transactions are pending (all of them that fit, in one block) and
  * otherwise every `blockTimeSeconds` (0 = no empty blocks).
  */
+import { bytesToHex } from '@ethereumjs/util';
 import type { BlockProduction } from '../production.js';
 import type { MinedBlock } from '../types.js';
 import type { SealingPolicy } from './sealing-policy.js';
@@ -29,7 +30,7 @@ export class DevPolicy implements SealingPolicy {
     this.running = true;
     this.generation++;
     this.armBlockTimer();
-    if (this.core.pool.pendingCount > 0) this.wake();
+    if (this.includable() > 0) this.wake();
   }
 
   async stop(): Promise<void> {
@@ -73,7 +74,8 @@ export class DevPolicy implements SealingPolicy {
       this.again = false;
       const force = this.force;
       this.force = false;
-      if (!live() || (!force && core.pool.pendingCount === 0)) continue;
+      // Pending transactions left out of the head's block as stuck wait for a change, not for another empty block.
+      if (!live() || (!force && this.includable() === 0)) continue;
       try {
         // Sends still on their way into the pool (a batch, a burst) join this block rather than the next one.
         await core.pool.whenAddsSettled(DEV_GATHER_MS);
@@ -87,6 +89,10 @@ export class DevPolicy implements SealingPolicy {
         core.report(err);
       }
     } while (this.again && live());
+  }
+
+  private includable(): number {
+    return this.core.pool.includableCount(bytesToHex(this.core.chain.getHead().hash()));
   }
 
   private armBlockTimer(): void {
