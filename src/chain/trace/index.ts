@@ -4,9 +4,8 @@
  */
 export { traceBlock, traceCall, traceTransaction, TraceReplayError } from './replay.js';
 export type { TraceCallOptions, TraceChain } from './replay.js';
-export { TRACER_NAMES, TraceLimitError } from './types.js';
+export { TraceLimitError } from './types.js';
 export type {
-  EngineTracerName,
   StructLoggerConfig,
   TraceCap,
   TraceLimits,
