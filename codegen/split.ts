@@ -19,6 +19,8 @@ const doc = JSON.parse(text) as OpenRpcDocument;
 const written = writeParts(splitDocument(doc, tracerRegistry), path.join(root, PARTS_DIR));
 console.log(`${PARTS_DIR}/: ${written.length ? written.map((f) => path.relative(root, f)).join(', ') : 'up to date'}`);
 const composed = composeSpec(root).text;
+// Split from the root openrpc.json, the parts are now its source: it is written again as codegen writes it.
+if (source === path.join(root, 'openrpc.json')) fs.writeFileSync(source, composed);
 if (composed === text) console.log(`the parts compose back into ${path.relative(root, source)} byte for byte`);
 else if (JSON.stringify(JSON.parse(composed)) === JSON.stringify(doc))
   console.log('the parts compose back into the same document (formatted as codegen writes it)');
