@@ -13,6 +13,11 @@
 //                              as the `prepare` script
 //   node bin/build.js --all    compile everything
 //   node bin/build.js --client compile only the client package (its own `prepare`)
+//   node bin/build.js --codegen only bring `npm run codegen`'s output up to date (`npm run typecheck` does it first)
+//
+// Every command first runs `npm run codegen` when its inputs changed (bin/codegen-stamp.js): its output (openrpc.json,
+// src/generated/, the handler table, the client's sources, the docs pages) is not committed, so a fresh clone gets it
+// here, at `npm ci`'s `prepare`; a tarball ships it (`prepack` runs this too).
 //
 // `npm run build` (tsgo, TypeScript's native compiler, with type checking, ~8 s) also writes the node's declarations;
 // packing runs it. Its JavaScript for every .ts source is byte for byte what this writes; the generated validators (already JavaScript) are copied
@@ -23,6 +28,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { codegenIsCurrent } from './codegen-stamp.js';
 import { buildStampFile, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -155,9 +161,29 @@ export function buildAndBundleSync() {
   if (run.status !== 0) throw new Error(`node bin/build.js failed (${run.status}): ${run.stderr}`);
 }
 
+/**
+ * Runs `npm run codegen` (codegen/index.ts through tsx) when its output is missing or stale; in a checkout only (an
+ * installed package has no codegen/ and ships the output). Returns whether it ran.
+ */
+export function codegenIfStale() {
+  if (!existsSync(join(root, 'codegen')) || codegenIsCurrent(root)) return false;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'codegen', 'index.ts')], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  if (run.status !== 0) throw new Error(`npm run codegen failed (${run.status})`);
+  return true;
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   try {
+    if (codegenIfStale())
+      process.stdout.write(
+        `svc-node: generated openrpc.json, src/generated/, clients/typescript/src/ and docs/ from openrpc/ in ${Math.round(performance.now() - started)} ms\n`,
+      );
+    if (process.argv.includes('--codegen')) process.exit(0);
     if (process.argv.includes('--client')) {
       const count = build(staleSources(sources(clientSrcDir)));
       process.stdout.write(`svc-node: compiled ${count} client source file(s) into clients/typescript/dist/\n`);

@@ -2,7 +2,8 @@
 // The `svc-node` command (`npm start` execs it). One process, which is the node itself and holds its database, running
 // compiled JavaScript from dist/, started from its bundle (bin/bundle.js).
 //
-// - In a git checkout, sources edited since the last compile are compiled first (bin/build.js, milliseconds per file;
+// - In a git checkout, `npm run codegen` runs first when the spec's parts changed (bin/codegen-stamp.js), and
+//   sources edited since the last compile are compiled first (bin/build.js, milliseconds per file;
 //   staleness is a content hash, never mtimes) and the bundle is rebuilt when dist/ or node_modules changed.
 // - An installed package (from a tarball, the registry or git: no .git) runs the dist/ and bundle it ships as they
 //   are. It never compiles: its files' mtimes are extraction times, and the TypeScript it would find is its user's.
@@ -16,10 +17,11 @@ const say = (text) => process.stderr.write(`svc-node: ${text}\n`);
 const firstLine = (err) => (err instanceof Error ? err.message.split('\n')[0] : String(err));
 
 let start;
-const { build, isCheckout } = await import('./build.js');
+const { build, codegenIfStale, isCheckout } = await import('./build.js');
 if (isCheckout()) {
   let compiled = false;
   try {
+    codegenIfStale(); // the spec's parts (openrpc/) changed: src/generated/ and the docs follow
     build();
     compiled = existsSync(entry);
   } catch (err) {

@@ -104,7 +104,7 @@ async function firstAnswer(
   command: string,
   args: readonly string[],
   cwd: string,
-): Promise<{ ms: number; stderr: string; loaded: string[] }> {
+): Promise<{ ms: number; stderr: string; loaded: string[]; portal: { status: number; text: string } }> {
   const datadir = mkdtempSync(join(work, 'datadir-'));
   const loads = `${datadir}.loads`;
   writeFileSync(loads, '');
@@ -142,7 +142,10 @@ async function firstAnswer(
     const answer = await post(url, request('web3_clientVersion', []));
     expect(answer.body.result).toMatch(/^svc-node\//);
     const ms = Math.round(performance.now() - started);
-    return { ms, stderr, loaded: readFileSync(loads, 'utf8').split('\n').filter(Boolean) };
+    // The docs portal, generated at packing (never committed): served from the package's own docs/.
+    const docs = await fetch(new URL('/docs/methods/eth_getBalance.html', url));
+    const portal = { status: docs.status, text: await docs.text() };
+    return { ms, stderr, loaded: readFileSync(loads, 'utf8').split('\n').filter(Boolean), portal };
   } finally {
     killGroup(child.pid!, 'SIGTERM');
     const killer = setTimeout(() => killGroup(child.pid!, 'SIGKILL'), 10_000);
@@ -280,6 +283,12 @@ describe('the installed package', () => {
     for (const file of [
       'dist/bundle/main.js',
       'dist/main.js',
+      // What `npm run codegen` writes from openrpc/ (not committed; packing generates it).
+      'openrpc.json',
+      'src/generated/openrpc.ts',
+      'src/handlers/methods.generated.ts',
+      'docs/index.html',
+      'docs/methods/eth_getBalance.html',
       'clients/typescript/dist/index.js',
       'clients/typescript/dist/index.d.ts',
     ]) {
@@ -336,6 +345,8 @@ describe('the installed package', () => {
     ];
     for (const { started, root } of cases) {
       expect(started.stderr).not.toMatch(COMPILE_MESSAGE);
+      expect(started.portal.status, `${root}: /docs/`).toBe(200);
+      expect(started.portal.text).toContain('eth_getBalance');
       const ours = started.loaded.filter((url) => url.startsWith(`file://${root}/`));
       expect(ours, `${root}: ${ours.length} of its files loaded`).toContain(`file://${root}/dist/bundle/main.js`);
       expect(ours.filter((url) => url.includes('/src/') || /\.tsx?$/.test(url))).toEqual([]);

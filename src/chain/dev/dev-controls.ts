@@ -27,6 +27,8 @@ export class DevControls {
   private readonly snapshots = new Map<bigint, Snapshot>();
   private nextSnapshotId = 0n;
   private intervalTimer: NodeJS.Timeout | undefined;
+  /** The period of `intervalTimer` in seconds (anvil_getIntervalMining reads it). */
+  private intervalSeconds: number | undefined;
   /** anvil_metadata's instanceId: new on every start and reset. */
   instanceId: Uint8Array = randomBytes(32);
 
@@ -96,11 +98,18 @@ export class DevControls {
     else await this.engine.miner.stop();
   }
 
+  /** The interval-mining period in seconds; undefined when no block is sealed on a timer. */
+  get intervalMining(): number | undefined {
+    return this.intervalSeconds;
+  }
+
   /** Seconds > 0: automine off, a block every that many seconds. 0: no interval mining. */
   async setIntervalMining(seconds: number): Promise<void> {
     clearInterval(this.intervalTimer);
     this.intervalTimer = undefined;
+    this.intervalSeconds = undefined;
     if (seconds <= 0) return;
+    this.intervalSeconds = seconds;
     await this.setAutomine(false);
     this.intervalTimer = setInterval(() => {
       // A closed engine refuses: the timer then has nothing left to do.

@@ -6,6 +6,7 @@
  */
 import { hexBytes, quantity, revertReason } from './json.js';
 import type { FrameEnter, FrameExit, LogInfo, Tracer, TxEnd, TxStart } from './types.js';
+import { configFlag, registerTracer } from './registry.js';
 
 export interface CallTracerConfig {
   readonly onlyTopCall?: boolean;
@@ -147,3 +148,14 @@ function frameJson(f: Frame): CallFrameJson {
   out.type = enter.type;
   return out;
 }
+
+registerTracer({
+  name: 'callTracer',
+  listed: true,
+  config: {
+    onlyTopCall: { type: 'boolean', description: 'callTracer: the top frame only.' },
+    withLog: { type: 'boolean', description: "callTracer: each frame's logs, with their position among its calls." },
+  },
+  create: (config) =>
+    new CallTracer({ onlyTopCall: configFlag(config, 'onlyTopCall'), withLog: configFlag(config, 'withLog') }),
+});

@@ -9,6 +9,7 @@ import type { CallFrameJson } from './call-tracer.js';
 import { OtsTracer } from './ots-tracer.js';
 import { parityErrorOf } from './parity-errors.js';
 import type { FrameEnter, FrameExit, Tracer, TxEnd, TxStart } from './types.js';
+import { configFlag, registerTracer } from './registry.js';
 
 export interface FlatCallTracerConfig {
   readonly convertParityErrors?: boolean;
@@ -149,3 +150,23 @@ function sorted(flat: FlatCallFrameJson): FlatCallFrameJson {
     type: flat.type,
   };
 }
+
+registerTracer({
+  name: 'flatCallTracer',
+  listed: true,
+  config: {
+    convertParityErrors: {
+      type: 'boolean',
+      description: "flatCallTracer: errors in OpenEthereum's words (Reverted, Out of gas, ...) instead of geth's.",
+    },
+    includePrecompiles: {
+      type: 'boolean',
+      description: 'flatCallTracer: keep the calls to precompiles (left out by default, as OpenEthereum does).',
+    },
+  },
+  create: (config) =>
+    new FlatCallTracer({
+      convertParityErrors: configFlag(config, 'convertParityErrors'),
+      includePrecompiles: configFlag(config, 'includePrecompiles'),
+    }),
+});

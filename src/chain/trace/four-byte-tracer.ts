@@ -5,6 +5,7 @@
  */
 import { bytesToHex } from '@ethereumjs/util';
 import type { FrameEnter, Tracer } from './types.js';
+import { registerTracer } from './registry.js';
 
 export class FourByteTracer implements Tracer {
   private readonly ids = new Map<string, number>();
@@ -20,3 +21,5 @@ export class FourByteTracer implements Tracer {
     return Object.fromEntries(this.ids);
   }
 }
+
+registerTracer({ name: '4byteTracer', listed: true, config: {}, create: () => new FourByteTracer() });

@@ -5,10 +5,9 @@
 export { traceBlock, traceCall, traceTransaction, TraceReplayError } from './replay.js';
 export type { TraceCallOptions, TraceChain, TxTrace } from './replay.js';
 export type { TraceResult } from './tracers.js';
-export { TRACER_NAMES, TraceLimitError } from './types.js';
+export { TraceLimitError } from './types.js';
 export { TraceBusyError, TraceSlots } from './slots.js';
 export type {
-  EngineTracerName,
   StructLoggerConfig,
   TraceCap,
   TraceLimits,

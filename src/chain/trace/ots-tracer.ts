@@ -6,6 +6,7 @@
 import { CallTracer, type CallFrameJson } from './call-tracer.js';
 import { hexBytes } from './json.js';
 import type { FrameEnter, FrameExit, Tracer, TxEnd, TxStart } from './types.js';
+import { registerTracer } from './registry.js';
 
 export interface OtsTraceJson {
   /** The transaction's own frame with its children; undefined when nothing ran. */
@@ -44,3 +45,5 @@ export class OtsTracer implements Tracer {
     return { root: 'type' in root ? (root as CallFrameJson) : undefined, precompiles: [...this.precompiles] };
   }
 }
+
+registerTracer({ name: 'otsTracer', listed: false, config: {}, create: () => new OtsTracer() });

@@ -17,6 +17,7 @@ import {
 import { addressFromWord, memorySlice, wordBytes } from './hooks.js';
 import { bytesToWord, hash32, hexBytes, quantity } from './json.js';
 import type { StepInfo, Tracer, TxEnd, TxStart } from './types.js';
+import { configFlag, registerTracer } from './registry.js';
 
 export interface PrestateTracerConfig {
   readonly diffMode?: boolean;
@@ -203,3 +204,15 @@ function accountJson(a: AccountState): AccountJson {
   }
   return out;
 }
+
+registerTracer({
+  name: 'prestateTracer',
+  listed: true,
+  config: {
+    diffMode: {
+      type: 'boolean',
+      description: 'prestateTracer: {pre, post} of what changed instead of the touched state.',
+    },
+  },
+  create: (config) => new PrestateTracer({ diffMode: configFlag(config, 'diffMode') }),
+});

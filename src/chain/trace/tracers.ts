@@ -2,13 +2,22 @@
  * A new tracer for one transaction, by name (undefined = the struct logger) and geth's tracerConfig; the struct logger
  * charges the request's budget as it records (the others report their size to the hook layer, hooks.ts).
  */
-import { CallTracer } from './call-tracer.js';
-import { FlatCallTracer } from './flat-call-tracer.js';
-import { FourByteTracer } from './four-byte-tracer.js';
-import { NoopTracer } from './noop-tracer.js';
-import { OtsTracer } from './ots-tracer.js';
-import { PrestateTracer } from './prestate-tracer.js';
+// Each named tracer registers itself when its module loads (registry.ts); the order of these imports is the order
+// the spec lists them in (`npm run codegen` composes GethTraceConfig's tracer enum and tracerConfig from it).
+import './call-tracer.js';
+import './flat-call-tracer.js';
+import './prestate-tracer.js';
+import './four-byte-tracer.js';
+import './noop-tracer.js';
+import './ots-tracer.js';
+import type { CallTracer } from './call-tracer.js';
+import type { FlatCallTracer } from './flat-call-tracer.js';
+import type { FourByteTracer } from './four-byte-tracer.js';
+import type { NoopTracer } from './noop-tracer.js';
+import type { OtsTracer } from './ots-tracer.js';
+import type { PrestateTracer } from './prestate-tracer.js';
 import type { TraceBudget } from './budget.js';
+import { tracerNamed } from './registry.js';
 import { StructLogger } from './struct-logger.js';
 import type { TraceOptions } from './types.js';
 
@@ -25,27 +34,12 @@ export type EngineTracer =
 /** A transaction's trace as JSON, in the shape of the tracer that made it (geth's, or Otterscan's for otsTracer). */
 export type TraceResult = ReturnType<EngineTracer['result']>;
 
-const flag = (config: TraceOptions['tracerConfig'], key: string): boolean => config?.[key] === true;
-
 export function newTracer(opts: TraceOptions, budget: TraceBudget): EngineTracer {
-  const config = opts.tracerConfig;
   switch (opts.tracer) {
     case undefined:
       return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0, budget);
-    case 'callTracer':
-      return new CallTracer({ onlyTopCall: flag(config, 'onlyTopCall'), withLog: flag(config, 'withLog') });
-    case 'flatCallTracer':
-      return new FlatCallTracer({
-        convertParityErrors: flag(config, 'convertParityErrors'),
-        includePrecompiles: flag(config, 'includePrecompiles'),
-      });
-    case 'prestateTracer':
-      return new PrestateTracer({ diffMode: flag(config, 'diffMode') });
-    case '4byteTracer':
-      return new FourByteTracer();
-    case 'noopTracer':
-      return new NoopTracer();
-    case 'otsTracer':
-      return new OtsTracer();
+    default:
+      // Every registration creates one of EngineTracer's classes (the registry's contract is the Tracer events).
+      return tracerNamed(opts.tracer).create(opts.tracerConfig) as EngineTracer;
   }
 }

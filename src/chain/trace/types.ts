@@ -117,10 +117,11 @@ export interface StructLoggerConfig {
   readonly limit?: number;
 }
 
-export const TRACER_NAMES = ['callTracer', 'flatCallTracer', 'prestateTracer', '4byteTracer', 'noopTracer'] as const;
-export type TracerName = (typeof TRACER_NAMES)[number];
-/** The engine's tracers: geth's named ones, and `otsTracer` (ots-tracer.ts), which only the ots_* methods use. */
-export type EngineTracerName = TracerName | 'otsTracer';
+/**
+ * A registered tracer's name (registry.ts: geth's named ones, and `otsTracer`, which only the ots_* methods use).
+ * Requests can only name the listed ones: the generated validator checks the spec's enum, composed from the registry.
+ */
+export type TracerName = string;
 
 /** Caps on one trace request; a trace past one is stopped with `TraceLimitError`. */
 export interface TraceLimits {
@@ -136,7 +137,7 @@ export interface TraceLimits {
 
 export interface TraceOptions {
   /** undefined = geth's default struct logger. */
-  readonly tracer?: EngineTracerName;
+  readonly tracer?: TracerName;
   /** The named tracer's config (callTracer: onlyTopCall, withLog; prestateTracer: diffMode). */
   readonly tracerConfig?: Readonly<Record<string, unknown>>;
   /** Struct-logger switches (ignored by the named tracers). */

@@ -1,77 +1,31 @@
 import type { AnvilHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { anvil_addBalance } from './addBalance.js';
-import { anvil_dealERC20 } from './dealERC20.js';
+import { methodHandlers } from '../methods.generated.js';
 import {
   anvil_autoImpersonateAccount,
   anvil_impersonateAccount,
   anvil_stopImpersonatingAccount,
 } from './impersonation.js';
-import { anvil_metadata, anvil_nodeInfo } from './info.js';
-import {
-  anvil_getAutomine,
-  anvil_mine,
-  evm_mine,
-  evm_setAutomine,
-  evm_setBlockGasLimit,
-  evm_setIntervalMining,
-} from './mine.js';
+import { anvil_metadata } from './info.js';
+import { anvil_getAutomine, anvil_mine, evm_setAutomine, evm_setBlockGasLimit, evm_setIntervalMining } from './mine.js';
 import { anvil_dropAllTransactions, anvil_dropTransaction, anvil_setCoinbase, anvil_setMinGasPrice } from './pool.js';
-import { anvil_mine_detailed, evm_mine_detailed } from './mineDetailed.js';
 import { anvil_reset } from './reset.js';
-import { anvil_setERC20Allowance } from './setERC20Allowance.js';
-import { eth_sendUnsignedTransaction } from './sendUnsignedTransaction.js';
-import { anvil_setLoggingEnabled } from './setLoggingEnabled.js';
-import { anvil_setNextBlockBaseFeePerGas } from './setNextBlockBaseFeePerGas.js';
-import { anvil_setRpcUrl } from './setRpcUrl.js';
 import { evm_revert, evm_snapshot } from './snapshot.js';
 import { anvil_dumpState, anvil_loadState } from './state-dump.js';
 import { anvil_setBalance, anvil_setCode, anvil_setNonce, anvil_setStorageAt } from './state.js';
-import {
-  anvil_removeBlockTimestampInterval,
-  anvil_setBlockTimestampInterval,
-  evm_increaseTime,
-  evm_setNextBlockTimestamp,
-} from './time.js';
+import { evm_increaseTime, evm_setNextBlockTimestamp } from './time.js';
 
 /** Anvil's test methods on the dev chain, under every name Anvil answers (evm_*, anvil_*, hardhat_*). */
 export const anvilHandlers: AnvilHandlers<HandlerContext> = {
-  evm_snapshot,
-  evm_revert,
-  evm_mine,
-  evm_increaseTime,
-  evm_setNextBlockTimestamp,
-  evm_setAutomine,
-  evm_setIntervalMining,
-  evm_setBlockGasLimit,
+  ...methodHandlers.anvil,
   evm_setAccountNonce: anvil_setNonce,
   anvil_snapshot: evm_snapshot,
   anvil_revert: evm_revert,
   anvil_increaseTime: evm_increaseTime,
   anvil_setNextBlockTimestamp: evm_setNextBlockTimestamp,
-  anvil_setBlockTimestampInterval,
-  anvil_removeBlockTimestampInterval,
   anvil_setAutomine: evm_setAutomine,
   anvil_setIntervalMining: evm_setIntervalMining,
   anvil_setBlockGasLimit: evm_setBlockGasLimit,
-  anvil_setBalance,
-  anvil_setCode,
-  anvil_setStorageAt,
-  anvil_setNonce,
-  anvil_impersonateAccount,
-  anvil_stopImpersonatingAccount,
-  anvil_autoImpersonateAccount,
-  anvil_getAutomine,
-  anvil_mine,
-  anvil_dropTransaction,
-  anvil_dropAllTransactions,
-  anvil_setCoinbase,
-  anvil_setMinGasPrice,
-  anvil_reset,
-  anvil_dumpState,
-  anvil_loadState,
-  anvil_nodeInfo,
-  anvil_metadata,
   hardhat_setBalance: anvil_setBalance,
   hardhat_setCode: anvil_setCode,
   hardhat_setStorageAt: anvil_setStorageAt,
@@ -89,13 +43,4 @@ export const anvilHandlers: AnvilHandlers<HandlerContext> = {
   hardhat_dumpState: anvil_dumpState,
   hardhat_loadState: anvil_loadState,
   hardhat_metadata: anvil_metadata,
-  eth_sendUnsignedTransaction,
-  anvil_setLoggingEnabled,
-  anvil_setNextBlockBaseFeePerGas,
-  anvil_setRpcUrl,
-  anvil_addBalance,
-  anvil_mine_detailed,
-  evm_mine_detailed,
-  anvil_dealERC20,
-  anvil_setERC20Allowance,
 };

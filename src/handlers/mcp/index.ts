@@ -1,6 +1,6 @@
 import type { McpHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { mcp_initialize } from './initialize.js';
+import { methodHandlers } from '../methods.generated.js';
 import { prompts_get, prompts_list } from './prompts.js';
 import { resources_list, resources_read } from './resources.js';
 import { tools_call, tools_list } from './tools.js';
@@ -11,7 +11,7 @@ import { tools_call, tools_list } from './tools.js';
  * params and convert errors.
  */
 export const mcpHandlers: McpHandlers<HandlerContext> = {
-  mcp_initialize,
+  ...methodHandlers.mcp,
   'tools/list': tools_list,
   'tools/call': tools_call,
   'resources/list': resources_list,

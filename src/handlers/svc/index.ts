@@ -1,7 +1,7 @@
 import type { SvcHandlers } from '../../generated/handlers.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { svc_getAccountTransactions } from './getAccountTransactions.js';
+import { methodHandlers } from '../methods.generated.js';
 
 export const svcHandlers: SvcHandlers<HandlerContext> = {
-  svc_getAccountTransactions,
+  ...methodHandlers.svc,
 };
