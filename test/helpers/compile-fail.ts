@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { repoRoot } from './node-process.js';
@@ -28,6 +28,14 @@ export function compileFixtures(...names: string[]): (fixture: string) => string
   };
 }
 
+/** src/'s hand-written .d.ts files (tsconfig.json's include brings them into the project's own program). */
+function ambientDeclarations(): string[] {
+  const src = path.join(repoRoot, 'src');
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.d.ts') && !f.startsWith('generated'))
+    .map((f) => path.join(src, f));
+}
+
 function check(names: readonly string[]): Map<string, string[]> {
   const files = names.map((name) => path.join(fixtures, name));
   const dir = mkdtempSync(path.join(tmpdir(), 'svc-compile-fail-'));
@@ -40,7 +48,8 @@ function check(names: readonly string[]): Map<string, string[]> {
         extends: path.join(repoRoot, 'tsconfig.json'),
         compilerOptions: { noEmit: true, typeRoots: [path.join(repoRoot, 'node_modules/@types')] },
         include: [],
-        files,
+        // The project's ambient module declarations (snappyjs), which a source the fixtures import may rely on.
+        files: [...files, ...ambientDeclarations()],
       }),
     );
     const run = spawnSync(tsgo, ['-p', config, '--pretty', 'false'], { cwd: repoRoot, encoding: 'utf8' });
