@@ -8,6 +8,7 @@
 
 // The engine, how it is opened, and the networks it runs
 export { ChainEngine, type EngineOptions } from './engine/engine.js';
+export type { EngineMemo } from './engine/engine-memo.js';
 export { etcEngineRules } from './engine/engine-adapters.js';
 export { SEAL_MODES, type SealMode } from './engine/seal-mode.js';
 export { DEFAULT_CACHE_LIMITS, type CacheLimits } from './base/cache-limits.js';
@@ -58,8 +59,10 @@ export { receiptsOfBlock, type ConsensusReceipt } from './history/peer-receipts.
 
 // Tracing (debug_trace*, trace_*, ots_*)
 export {
+  TraceBusyError,
   TraceLimitError,
   TraceReplayError,
+  TraceSlots,
   framesOf,
   parityErrorOf,
   traceBlock,
@@ -75,7 +78,13 @@ export {
 } from './trace/index.js';
 
 // The pool and the miner
-export { FEE_MARKET_REFUSAL, isTxRejectedError, type PooledTx, type SubmitResult } from './txpool/index.js';
+export {
+  FEE_MARKET_REFUSAL,
+  isTxRejectedError,
+  type PooledTx,
+  type SubmitResult,
+  type TxPool,
+} from './txpool/index.js';
 export type { TxAddedEvent } from './txpool/events.js';
 export { isMiningUnavailableError, type MinedBlock, type Miner } from './miner/index.js';
 
@@ -116,7 +125,7 @@ export {
   type TestChainSpec,
 } from './testing/chain-params.js';
 export { logsHash } from './testing/log-hash.js';
-export { PreimageBook } from './testing/preimage-book.js';
+export { PreimageBook, fixedSlotOf, preimageBookOf } from './testing/preimage-book.js';
 export { TestQuantityError, testQuantity, testQuantityNumber } from './testing/quantity.js';
 
 // Block files (era1 and RLP export and import)
@@ -137,11 +146,3 @@ export { fileProblem } from './base/file-problem.js';
 export { KeyedLock } from './base/keyed-lock.js';
 export { ProgressLog } from './base/progress-log.js';
 export { Lru } from './db/lru.js';
-
-// Added by scripts/chain-face-codemod.ts: file each name in its section above.
-export { preimageBookOf } from './testing/preimage-book.js';
-export { fixedSlotOf } from './testing/preimage-book.js';
-export type { EngineMemo } from './engine/engine-memo.js';
-export { TraceBusyError } from './trace/index.js';
-export { TraceSlots } from './trace/index.js';
-export { type TxPool } from './txpool/index.js';
