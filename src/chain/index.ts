@@ -76,7 +76,7 @@ export {
 
 // The pool and the miner
 export { FEE_MARKET_REFUSAL, isTxRejectedError, type PooledTx, type SubmitResult } from './txpool/index.js';
-export type { TxAddedEvent } from './txpool/events.js';
+export type { TxAddedEvent, TxDroppedEvent } from './txpool/events.js';
 export { isMiningUnavailableError, type MinedBlock, type Miner } from './miner/index.js';
 
 // Keys and signing (personal_*, eth_sign*, the dev accounts)
