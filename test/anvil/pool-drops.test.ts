@@ -112,7 +112,7 @@ describe('what the pool bounds let go is logged and remembered', () => {
     expect(await call(node.url, 'txpool_status')).toMatchObject({ pending: '0x0', queued: '0x0' });
     expect(await call(node.url, 'eth_getTransactionByHash', [hash])).toBeNull();
     await expect
-      .poll(() => dropLine(hash))
+      .poll(() => dropLine(hash), { timeout: 10_000 })
       .toMatchObject({
         level: 'info',
         sender: sender.toLowerCase(),
@@ -144,7 +144,7 @@ describe('what the pool bounds let go is logged and remembered', () => {
       detail: expect.stringContaining(`evicted: the pool was full (2 transactions) and ${better}`),
     });
     await expect
-      .poll(() => dropLine(tail))
+      .poll(() => dropLine(tail), { timeout: 10_000 })
       .toMatchObject({
         level: 'info',
         sender: cheap.toLowerCase(),
