@@ -30,6 +30,7 @@ const EXTENSION_SOURCE: Readonly<Record<string, string>> = {
   openethereum: 'OpenEthereum (Parity), as core-geth serves it',
   anvil: "Foundry's Anvil (with Hardhat's aliases)",
   otterscan: "Otterscan's API as Erigon and Anvil serve it",
+  'svc-node': "this node's own (no other client has it)",
 };
 
 export function extensionBadge(method: MethodView): Html {

@@ -49,7 +49,7 @@ export interface MethodView {
   readonly unavailable?: string;
   /**
    * Beyond the spec's catalog: whose API the method follows (`x-extension`: "geth", "openethereum", "anvil",
-   * "otterscan"), so a reader knows it is not in the spec and where its shapes come from.
+   * "otterscan", or "svc-node" for this node's own), so a reader knows it is not in the spec and where its shapes come from.
    */
   readonly extension?: string;
   readonly transport: Transport;

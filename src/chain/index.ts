@@ -85,7 +85,7 @@ export {
   type SubmitResult,
   type TxPool,
 } from './txpool/index.js';
-export type { TxAddedEvent } from './txpool/events.js';
+export type { TxAddedEvent, TxDroppedEvent } from './txpool/events.js';
 export { isMiningUnavailableError, type MinedBlock, type Miner } from './miner/index.js';
 
 // Keys and signing (personal_*, eth_sign*, the dev accounts)

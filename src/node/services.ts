@@ -17,6 +17,7 @@ import {
   type NetworkName,
 } from '../chain/index.js';
 import { logChainActivity } from './chain-activity-log.js';
+import { logPoolDrops } from './pool-drop-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { ForkConfig, NodeConfig } from './config.js';
 import { type UpstreamClient, upstreamClientFor } from './fork/upstream-client.js';
@@ -61,6 +62,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   // Blocks, reorgs and the pool's size at info. It follows the engine opened here: test mode's swapped-in chains
   // (test_setChainParams) are conformance fixtures, not activity a person watches.
   const activity = logChainActivity(engine, log);
+  // What the pool's bounds let go (expired, evicted), never silently.
+  const poolDrops = logPoolDrops(engine, log);
   const head = engine.chain.getHead();
   log.info('chain opened', {
     network: config.network,
@@ -131,6 +134,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       await (node.engine ?? engine).close();
       // After the engine: blocks it stored while closing still get their line.
       activity.close();
+      poolDrops.close();
       removePidFile(config.datadir);
     },
   };

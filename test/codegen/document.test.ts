@@ -123,7 +123,7 @@ const WS_ONLY: Record<string, string> = { eth_subscribe: 'eth', eth_unsubscribe:
  * Beyond the spec's catalog (issues 27 and 28): each extension says whose API it follows, and the portal marks it.
  * The catalog itself (97 methods plus the WebSocket pair) stays as the spec and its agreed namespaces have it.
  */
-const EXTENSION_SOURCES = ['geth', 'openethereum', 'anvil', 'otterscan'];
+const EXTENSION_SOURCES = ['geth', 'openethereum', 'anvil', 'otterscan', 'svc-node'];
 const isExtension = (m: { [key: string]: unknown }): boolean => m['x-extension'] !== undefined;
 
 function expectedNamespaces(): Map<string, string> {

@@ -13,8 +13,6 @@ export type TxDropReason =
   | 'expired'
   /** Its nonce is below the sender's account nonce (another transaction with that nonce was mined). */
   | 'stale'
-  /** After a head change it costs more than the sender's balance. */
-  | 'unpayable'
   /** Taken out with `remove` (e.g. the miner found it cannot execute). */
   | 'removed'
   /** `clear()` emptied the pool. */
@@ -30,6 +28,8 @@ export interface TxAddedEvent {
 export interface TxDroppedEvent {
   readonly tx: PooledTx;
   readonly reason: TxDropReason;
+  /** The reason in words, with its figures (the node logs it for `expired` and `evicted`). */
+  readonly detail: string;
 }
 
 /** A pending transaction a block built on the head left out: it stays in the pool, with the reason it waits. */

@@ -1,7 +1,8 @@
 /**
  * One sender's pooled transactions, keyed by nonce. Transactions whose nonces run contiguously from
- * the account's nonce at the head are *pending* (executable in that order); the rest are *queued*
- * behind a gap. `pendingEnd` is the first missing nonce, so `nonce < pendingEnd` ⇔ pending.
+ * the account's nonce at the head, each payable from the balance at the head, are *pending* (executable
+ * in that order); the rest are *queued* behind a gap or an unpayable transaction. `pendingEnd` is the
+ * first nonce missing or unpayable, so `nonce < pendingEnd` ⇔ pending.
  */
 import type { Address } from '@ethereumjs/util';
 import type { PooledTx } from './pooled-tx.js';
@@ -17,6 +18,8 @@ export class SenderQueue {
   private readonly byNonce = new Map<bigint, PooledTx>();
   private accountNonceAtHead: bigint;
   private pendingEndNonce: bigint;
+  /** The balance at the head (as last read): a transaction costing more waits queued until the balance returns. */
+  private balanceAtHead: bigint;
   /** Highest pooled nonce, kept so eviction scans stay O(senders). */
   private tailNonce: bigint | undefined;
 
@@ -24,7 +27,9 @@ export class SenderQueue {
     readonly address: Address,
     readonly key: string,
     accountNonce: bigint,
+    balance: bigint,
   ) {
+    this.balanceAtHead = balance;
     this.accountNonceAtHead = accountNonce;
     this.pendingEndNonce = accountNonce;
   }
@@ -54,19 +59,31 @@ export class SenderQueue {
     return tx.nonce < this.pendingEndNonce;
   }
 
+  /** Whether the transaction costs more than the sender's balance at the head (it then waits, queued). */
+  isUnpayable(tx: PooledTx): boolean {
+    return tx.cost > this.balanceAtHead;
+  }
+
+  /** The sender's balance at the head, as last read. */
+  get balance(): bigint {
+    return this.balanceAtHead;
+  }
+
+  /** The next pending transaction after `pendingEnd`, if it is there and payable. */
+  private nextExecutable(): PooledTx | undefined {
+    const next = this.byNonce.get(this.pendingEndNonce);
+    return next === undefined || this.isUnpayable(next) ? undefined : next;
+  }
+
   /** Adds or replaces the transaction at `tx.nonce` (the caller validated it). Returns what it replaced. */
   put(tx: PooledTx): { replaced: PooledTx | undefined; promoted: PooledTx[] } {
     const replaced = this.byNonce.get(tx.nonce);
     this.byNonce.set(tx.nonce, tx);
     if (this.tailNonce === undefined || tx.nonce > this.tailNonce) this.tailNonce = tx.nonce;
     const promoted: PooledTx[] = [];
-    if (tx.nonce === this.pendingEndNonce) {
+    if (tx.nonce === this.pendingEndNonce && !this.isUnpayable(tx)) {
       this.pendingEndNonce++;
-      for (
-        let next = this.byNonce.get(this.pendingEndNonce);
-        next !== undefined;
-        next = this.byNonce.get(this.pendingEndNonce)
-      ) {
+      for (let next = this.nextExecutable(); next !== undefined; next = this.nextExecutable()) {
         promoted.push(next);
         this.pendingEndNonce++;
       }
@@ -90,8 +107,9 @@ export class SenderQueue {
 
   /**
    * The head moved: take the account's new nonce and balance. Transactions below the nonce are
-   * stale (mined, or another transaction with their nonce was); transactions costing more than the
-   * balance can never run and are dropped as unpayable, which queues the ones after them.
+   * stale (mined, or another transaction with their nonce was) and leave. Transactions costing more than
+   * the balance stay, queued with the ones after them, until the balance covers them again (the pool's
+   * lifetime and size limits bound how long): `unpayable` lists them, so the pool can say why they wait.
    */
   rebase(accountNonce: bigint, balance: bigint): StatusChanges & { stale: PooledTx[]; unpayable: PooledTx[] } {
     const wasPending = new Set<PooledTx>(this.pending());
@@ -102,11 +120,11 @@ export class SenderQueue {
       else if (tx.cost > balance) unpayable.push(tx);
     }
     for (const tx of stale) this.byNonce.delete(tx.nonce);
-    for (const tx of unpayable) this.byNonce.delete(tx.nonce);
     this.tailNonce = this.highestNonce();
     this.accountNonceAtHead = accountNonce;
+    this.balanceAtHead = balance;
     this.pendingEndNonce = accountNonce;
-    while (this.byNonce.has(this.pendingEndNonce)) this.pendingEndNonce++;
+    while (this.nextExecutable() !== undefined) this.pendingEndNonce++;
     const nowPending = this.pending();
     const promoted = nowPending.filter((tx) => !wasPending.has(tx));
     const pendingSet = new Set(nowPending);

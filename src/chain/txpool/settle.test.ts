@@ -87,7 +87,7 @@ describe('PoolSettle', () => {
       },
     };
     const drop = (h: Uint8Array) =>
-      events.emit('tx:dropped', { tx: { hashHex: bytesToHex(h) } as PooledTx, reason: 'mined' });
+      events.emit('tx:dropped', { tx: { hashHex: bytesToHex(h) } as PooledTx, reason: 'mined', detail: 'mined' });
     return { pool, hash, drop };
   }
 

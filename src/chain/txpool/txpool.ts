@@ -17,12 +17,15 @@ import { type Candidate, TxAdmission, alreadyKnown } from './admission.js';
 import type { PoolAccount, PoolChainView } from './chain-view.js';
 import { TxRejectedError } from './errors.js';
 import type { TxDropReason, TxPoolEvents } from './events.js';
+import { evictedDetail, expiredDetail, staleDetail } from './drop-details.js';
 import { evictionVictim } from './eviction.js';
 import { ExecutableTxCursor } from './executable-cursor.js';
 import { type ResolvedPoolOptions, type TxPoolOptions, resolvePoolOptions } from './options.js';
 import type { PoolTxStatus, PooledTx } from './pooled-tx.js';
+import { type DroppedTxRecord, RecentDrops } from './recent-drops.js';
 import { SenderQueue } from './sender-queue.js';
 import { SenderRecovery, type SenderRecoveryCounts } from './sender-recovery.js';
+import { WaitingNotes } from './waiting-notes.js';
 
 export interface AddTxResult {
   readonly hash: Uint8Array;
@@ -54,11 +57,10 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   private readonly senderRecovery: SenderRecovery;
   private readonly admission: TxAdmission;
   private readonly adds = new AddsInFlight();
-  /**
-   * Why pending transactions were left out of the last block built on the head, by hash; `stuckAt`: the head hash
-   * after which the transaction cannot go in as things stand (bulk empty blocks need not wait for it).
-   */
-  private readonly waiting = new Map<string, { readonly reason: string; readonly stuckAt?: string }>();
+  /** Why transactions wait: left out of the last block built on the head, or unpayable at the head. */
+  private readonly waiting = new WaitingNotes();
+  /** The last drops other than by mining, with their reasons (svc_getDroppedTransaction). */
+  private readonly recentDrops = new RecentDrops();
 
   constructor(
     private readonly chain: PoolChainView,
@@ -129,7 +131,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     this.admission.checkAccount(candidate, account);
 
     let queue = this.senders.get(senderHex);
-    if (queue !== undefined && queue.accountNonce !== account.nonce) this.rebaseQueue(queue, account);
+    if (queue !== undefined && (queue.accountNonce !== account.nonce || queue.balance !== account.balance))
+      this.rebaseQueue(queue, account);
     queue = this.senders.get(senderHex);
 
     const existing = queue?.get(tx.nonce);
@@ -144,7 +147,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     }
 
     if (queue === undefined) {
-      queue = new SenderQueue(candidate.sender, senderHex, account.nonce);
+      queue = new SenderQueue(candidate.sender, senderHex, account.nonce, account.balance);
       this.senders.set(senderHex, queue);
     }
     const pooled: PooledTx = {
@@ -163,10 +166,10 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     };
     const { replaced, promoted } = queue.put(pooled);
     this.byHash.set(pooled.hashHex, pooled);
+    this.recentDrops.forget(pooled.hashHex);
     if (replaced !== undefined) {
       this.byHash.delete(replaced.hashHex);
-      this.waiting.delete(replaced.hashHex);
-      this.emit('tx:dropped', { tx: replaced, reason: 'replaced' });
+      this.dropped(replaced, 'replaced', `replaced by ${pooled.hashHex}, which pays a higher gas price`);
     }
     const status: PoolTxStatus = queue.isPending(pooled) ? 'pending' : 'queued';
     this.emit('tx:added', replaced === undefined ? { tx: pooled, status } : { tx: pooled, status, replaced });
@@ -184,7 +187,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   private makeRoomFor(candidate: Candidate): void {
     this.pruneExpired();
     if (this.byHash.size < this.options.maxSize) return;
-    this.removeTx(evictionVictim(candidate, this.senders.values(), this.byHash.size, this.options.maxSize), 'evicted');
+    const victim = evictionVictim(candidate, this.senders.values(), this.byHash.size, this.options.maxSize);
+    const newcomer = { hashHex: candidate.hashHex, gasPrice: candidate.tx.gasPrice };
+    this.removeTx(victim, 'evicted', evictedDetail(victim, newcomer, this.options.maxSize));
   }
 
   // ---- reading ------------------------------------------------------------------------------
@@ -276,45 +281,55 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   noteWaiting(hash: Uint8Array, reason: string, stuckAt?: string): void {
     const pooled = this.get(hash);
     if (pooled === undefined) return;
-    this.waiting.set(pooled.hashHex, stuckAt === undefined ? { reason } : { reason, stuckAt });
+    this.waiting.noteLeftOut(pooled.hashHex, reason, stuckAt);
     this.emit('tx:waiting', { tx: pooled, reason, stuck: stuckAt !== undefined });
   }
 
-  /** Why a pooled transaction was left out of the last block built on the head; undefined if it was not. */
+  /**
+   * Why a pooled transaction waits: left out of the last block built on the head, or its sender cannot pay for it
+   * at the head; undefined if neither.
+   */
   waitingReason(hash: Uint8Array | string): string | undefined {
-    return this.waiting.get(hashKey(hash))?.reason;
+    return this.waiting.reasonOf(hashKey(hash));
+  }
+
+  /** Why the pool let a transaction go, if it did so lately (the last 1,024 drops; mined ones are not kept). */
+  droppedRecord(hash: Uint8Array | string): DroppedTxRecord | undefined {
+    return this.recentDrops.get(hashKey(hash));
   }
 
   /** Pending transactions a block on `headHex` may take: all but those noted stuck after that very head. */
   includableCount(headHex: string): number {
     let stuck = 0;
-    for (const [hashHex, note] of this.waiting) {
-      if (note.stuckAt === headHex && this.statusOf(hashHex) === 'pending') stuck++;
-    }
+    for (const hashHex of this.waiting.stuckAfter(headHex)) if (this.statusOf(hashHex) === 'pending') stuck++;
     return this.pendingCount - stuck;
   }
 
   // ---- removing and following the chain -------------------------------------------------------
 
   /** Drops a transaction (e.g. the miner could not execute it). Later ones of its sender become queued. */
-  remove(hash: Uint8Array | string, reason: TxDropReason = 'removed'): boolean {
+  remove(hash: Uint8Array | string, reason: TxDropReason = 'removed', detail?: string): boolean {
     const tx = this.get(hash);
     if (tx === undefined) return false;
-    this.removeTx(tx, reason);
+    this.removeTx(tx, reason, detail ?? `${reason}: taken out of the pool`);
     return true;
   }
 
-  /** Removes queued transactions older than `queuedLifetimeMs`; returns how many. */
+  /**
+   * Removes queued transactions that waited longer than `queuedLifetimeMs` (since they arrived, or since their
+   * sender could no longer pay for them, whichever is later); returns how many.
+   */
   pruneExpired(): number {
     const deadline = this.options.now() - this.options.queuedLifetimeMs;
     this.lastExpirySweep = this.options.now();
     let removed = 0;
     for (const queue of [...this.senders.values()]) {
       for (const tx of queue.queued()) {
-        if (tx.addedAt <= deadline) {
-          this.removeTx(tx, 'expired');
-          removed++;
-        }
+        const unpayableSince = this.waiting.unpayableSince(tx.hashHex);
+        if (Math.max(tx.addedAt, unpayableSince ?? 0) > deadline) continue;
+        const why = this.waiting.reasonOf(tx.hashHex) ?? `waiting for nonce ${queue.pendingEnd} first`;
+        this.removeTx(tx, 'expired', expiredDetail(this.options.queuedLifetimeMs, why));
+        removed++;
       }
     }
     return removed;
@@ -359,6 +374,12 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
         if (sender !== undefined && this.senders.has(sender)) touched.add(sender);
       }
     }
+    // A sender short of funds may have been paid in this block (by a transfer, a contract or the block reward):
+    // its waiting transactions are checked again at each head. The pool's size bounds how many reads that is.
+    for (const hashHex of this.waiting.unpayable()) {
+      const pooled = this.byHash.get(hashHex);
+      if (pooled !== undefined) touched.add(pooled.senderHex);
+    }
     await this.refreshSenders(touched, minedHashes);
     this.pruneExpired();
   }
@@ -372,8 +393,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   async onReorg(droppedTxs: Iterable<TypedTransaction>, addedTxs: Iterable<TypedTransaction>): Promise<ReorgResult> {
     this.headEpoch++;
     // The state changed under the head (a dev state edit) or the head moved: what was stuck is tried again.
-    for (const [hashHex, note] of this.waiting)
-      if (note.stuckAt !== undefined) this.waiting.set(hashHex, { reason: note.reason });
+    this.waiting.unstickAll();
     const minedHashes = new Set<string>();
     for (const tx of addedTxs) minedHashes.add(bytesToHex(tx.hash()));
     await this.refreshSenders(new Set(this.senders.keys()), minedHashes);
@@ -399,9 +419,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   clear(): void {
     const all = this.all();
     this.byHash.clear();
-    this.waiting.clear();
     this.senders.clear();
-    for (const tx of all) this.emit('tx:dropped', { tx, reason: 'cleared' });
+    for (const tx of all) this.dropped(tx, 'cleared', 'cleared: the pool was emptied (the chain was reset)');
+    this.waiting.clear();
   }
 
   // ---- internals ----------------------------------------------------------------------------
@@ -418,7 +438,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     // A mined transaction still here had a sender whose nonce did not move; it is in a block all the same.
     for (const hashHex of minedHashes) {
       const pooled = this.byHash.get(hashHex);
-      if (pooled !== undefined) this.removeTx(pooled, 'mined');
+      if (pooled !== undefined) this.removeTx(pooled, 'mined', 'mined');
     }
   }
 
@@ -426,26 +446,38 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     const { stale, unpayable, promoted } = queue.rebase(account.nonce, account.balance);
     for (const tx of stale) {
       this.byHash.delete(tx.hashHex);
-      this.waiting.delete(tx.hashHex);
-      this.emit('tx:dropped', { tx, reason: minedHashes?.has(tx.hashHex) ? 'mined' : 'stale' });
+      if (minedHashes?.has(tx.hashHex)) this.dropped(tx, 'mined', 'mined');
+      else this.dropped(tx, 'stale', staleDetail(tx, account.nonce));
     }
-    for (const tx of unpayable) {
-      this.byHash.delete(tx.hashHex);
-      this.waiting.delete(tx.hashHex);
-      this.emit('tx:dropped', { tx, reason: 'unpayable' });
-    }
+    this.noteUnpayable(queue, unpayable, account.balance);
     if (queue.size === 0) this.senders.delete(queue.key);
     for (const tx of promoted) this.emit('tx:promoted', tx);
   }
 
-  private removeTx(tx: PooledTx, reason: TxDropReason): void {
+  /**
+   * The sender cannot pay for `unpayable` at the head: they stay, queued with the ones after them, with the reason
+   * (txpool_content, txpool_inspect), and go pending once the balance covers them again. Geth drops them; a
+   * transaction the node acknowledged is never dropped unseen, and the queued lifetime still bounds the wait.
+   */
+  private noteUnpayable(queue: SenderQueue, unpayable: readonly PooledTx[], balance: bigint): void {
+    const changed = this.waiting.noteBalance(queue.values(), new Set(unpayable), balance, this.options.now());
+    for (const { tx, reason } of changed) this.emit('tx:waiting', { tx, reason, stuck: true });
+  }
+
+  private removeTx(tx: PooledTx, reason: TxDropReason, detail: string): void {
     const queue = this.senders.get(tx.senderHex);
     if (queue === undefined) return;
     queue.remove(tx.nonce);
     if (queue.size === 0) this.senders.delete(queue.key);
     this.byHash.delete(tx.hashHex);
+    this.dropped(tx, reason, detail);
+  }
+
+  /** Tells the listeners a transaction left (already out of the pool's maps) and remembers why, unless mined. */
+  private dropped(tx: PooledTx, reason: TxDropReason, detail: string): void {
     this.waiting.delete(tx.hashHex);
-    this.emit('tx:dropped', { tx, reason });
+    if (reason !== 'mined') this.recentDrops.record(tx, reason, detail, this.options.now());
+    this.emit('tx:dropped', { tx, reason, detail });
   }
 
   private maybeSweepExpired(): void {

@@ -17,7 +17,7 @@ export function anvil_dropTransaction(
   ctx: HandlerContext,
 ): AnvilDropTransactionResult {
   const { pool } = controlsOf(ctx, 'anvil_dropTransaction').engine;
-  return pool.remove(hash.toLowerCase(), 'removed') ? hash : null;
+  return pool.remove(hash.toLowerCase(), 'removed', 'removed: anvil_dropTransaction took it out') ? hash : null;
 }
 
 export function anvil_dropAllTransactions(_params: [], ctx: HandlerContext): AnvilDropAllTransactionsResult {

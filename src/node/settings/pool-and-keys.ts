@@ -19,6 +19,7 @@ export const txpoolSettings = {
   'txpool.tx-pool-size': s.count({ default: 1000, description: 'most transactions the pool holds' }),
   'txpool.transaction-timeout': s.duration({
     default: 2 * 60_000,
-    description: 'how long a transaction with a future nonce waits in the pool',
+    description:
+      'how long a queued transaction (a future nonce, or one its sender cannot pay for yet) waits in the pool',
   }),
 };

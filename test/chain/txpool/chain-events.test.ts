@@ -51,15 +51,46 @@ describe('TxPool following the chain', () => {
     expect(pool.pending().map(label)).toEqual(['A1']);
   });
 
-  it('drops transactions the sender can no longer pay after a block, queueing the ones behind them', async () => {
+  it('keeps transactions the sender can no longer pay after a block queued, with the reason, until it can', async () => {
     await pool.add(alice.transfer(0n, { value: 1n * ETHER }).serialize());
-    await pool.add(alice.transfer(1n, { value: 5n * ETHER }).serialize());
+    const a1 = alice.transfer(1n, { value: 5n * ETHER });
+    await pool.add(a1.serialize());
     await pool.add(alice.transfer(2n, { value: 1n * ETHER }).serialize());
     const a0 = alice.transfer(0n, { value: 1n * ETHER });
     chain.set(alice.address, { nonce: 1n, balance: 2n * ETHER });
     await pool.onBlockAdded([a0]);
-    expect(dropped).toEqual(['A0:mined', 'A1:unpayable']);
-    expect(pool.queued().map(label)).toEqual(['A2']);
+    expect(dropped).toEqual(['A0:mined']);
+    expect(pool.pending().map(label)).toEqual([]);
+    expect(pool.queued().map(label)).toEqual(['A1', 'A2']);
+    expect(pool.waitingReason(a1.hash())).toMatch(/^sender balance 2\.0 ETC is below the cost 5\.0000\d+ ETC$/);
+
+    // Paid by someone else's block (alice sent nothing in it): her waiting transactions are read again.
+    chain.set(alice.address, { nonce: 1n, balance: 9n * ETHER });
+    await pool.onBlockAdded([bob.transfer(0n)]);
+    expect(pool.pending().map(label)).toEqual(['A1', 'A2']);
+    expect(pool.waitingReason(a1.hash())).toBeUndefined();
+    expect(dropped).toEqual(['A0:mined']);
+  });
+
+  it('lets an unpayable transaction expire a lifetime after it became unpayable, remembering why', async () => {
+    let now = 1_000_000;
+    pool = new TxPool(chain, { queuedLifetimeMs: 60_000, now: () => now });
+    const a0 = alice.transfer(0n, { value: 5n * ETHER });
+    await pool.add(a0.serialize());
+    now += 120_000; // pending this long: its lifetime runs only once it is queued
+    chain.set(alice.address, { nonce: 0n, balance: 1n * ETHER });
+    await pool.onReorg([], []);
+    expect(pool.statusOf(a0.hash())).toBe('queued');
+    expect(pool.pruneExpired()).toBe(0);
+    now += 60_000;
+    expect(pool.pruneExpired()).toBe(1);
+    expect(pool.droppedRecord(a0.hash())).toMatchObject({
+      reason: 'expired',
+      nonce: 0n,
+      detail: expect.stringMatching(
+        /^expired: queued longer than the pool's lifetime of 60 s \(sender balance 1\.0 ETC/,
+      ),
+    });
   });
 
   it('a block without pooled senders changes nothing and reads no accounts', async () => {
