@@ -12,6 +12,7 @@ import { signJwt, verifyJwt } from '../../src/server/auth.js';
 import { ErrorCode } from '../../src/rpc/errors.js';
 import { runCli, startNode, type NodeProcess } from '../helpers/node-process.js';
 import { WsClient, post, request } from '../helpers/rpc.js';
+import { PEER_ADMIN_CALLS } from '../helpers/peer-admin-calls.js';
 
 const API_KEY = 'test-key-4f1c9a0e7d2b';
 let node: NodeProcess;
@@ -107,14 +108,7 @@ describe('HTTP', () => {
   });
 
   it('net peer administration is protected; net_version, net_listening and net_peerCount stay open', async () => {
-    const administration: Array<[string, unknown[]]> = [
-      ['net_listPeers', []],
-      ['net_listBlacklistedPeers', []],
-      ['net_addToBlacklist', ['203.0.113.9', 0]],
-      ['net_removeFromBlacklist', ['203.0.113.9']],
-      ['net_disconnectPeer', ['0']],
-      ['net_connectToPeer', [`enode://${'ab'.repeat(64)}@203.0.113.9:30303`]],
-    ];
+    const administration = PEER_ADMIN_CALLS;
     for (const [method, params] of administration) {
       const res = await post(node.url, request(method, params));
       expect(res.status, method).toBe(401);

@@ -11,6 +11,7 @@ import { loadConfig } from '../../src/node/config.js';
 import { rpcExposure } from '../../src/node/exposure.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
+import { PEER_ADMIN_CALLS } from '../helpers/peer-admin-calls.js';
 
 const PRIVILEGED = [
   'personal_listAccounts',
@@ -100,14 +101,7 @@ describe('a mordor node and an etc node as started with no settings', () => {
   });
 
   it('refuse net peer administration to every caller (auth is off), saying how to allow it; the rest of net answers', async () => {
-    const administration: Array<[string, unknown[]]> = [
-      ['net_listPeers', []],
-      ['net_listBlacklistedPeers', []],
-      ['net_addToBlacklist', ['203.0.113.9', 0]],
-      ['net_removeFromBlacklist', ['203.0.113.9']],
-      ['net_disconnectPeer', ['0']],
-      ['net_connectToPeer', [`enode://${'ab'.repeat(64)}@203.0.113.9:30303`]],
-    ];
+    const administration = PEER_ADMIN_CALLS;
     for (const [n, name] of [
       [mordor, 'mordor'],
       [etc, 'etc'],

@@ -128,6 +128,18 @@ export const reverterRuntime = asm([
 /** Loops until its gas runs out. */
 export const loopRuntime = asm(['JUMPDEST', push(0), 'JUMP']);
 
+/** Calls an empty account over and over until out of gas: a call frame per turn for call tracers' answers. */
+export const callLoopRuntime = asm([
+  'JUMPDEST',
+  ...[0, 0, 0, 0, 0].map(push),
+  push('0x1234'),
+  'GAS',
+  'CALL',
+  'POP',
+  push(0),
+  'JUMP',
+]);
+
 /**
  * Grows its memory by 256 bytes a turn (mem[off] = off, off += 256) until its gas runs out: with enableMemory every
  * struct-log entry carries the whole, ever larger memory (30 M gas reach ~120 KiB, ~3,000 entries).

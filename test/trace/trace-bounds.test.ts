@@ -8,22 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
 import { RpcCallError, call } from '../helpers/rpc.js';
-import { asm, deployCode, loopRuntime, push } from './evm-asm.js';
+import { callLoopRuntime, deployCode, loopRuntime } from './evm-asm.js';
 import { ACCOUNT0, ACCOUNT1, contractAt, sendScenario } from './scenario.js';
 
 let node: NodeProcess;
 const loopCall = { from: ACCOUNT0, to: contractAt(0), gas: `0x${(30_000_000).toString(16)}` };
-/** Calls an empty account over and over until out of gas: a call frame per iteration for trace_*'s answer. */
-const callLoopRuntime = asm([
-  'JUMPDEST',
-  ...[0, 0, 0, 0, 0].map(push),
-  push('0x1234'),
-  'GAS',
-  'CALL',
-  'POP',
-  push(0),
-  'JUMP',
-]);
 
 const refusal = async (config: object): Promise<RpcCallError> => {
   const err = await call(node.url, 'debug_traceCall', [loopCall, 'latest', config]).catch((e: unknown) => e);

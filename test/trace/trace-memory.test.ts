@@ -16,22 +16,11 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
 import { call, post, request } from '../helpers/rpc.js';
-import { asm, deployCode, memoryGrowRuntime, push } from './evm-asm.js';
+import { callLoopRuntime, deployCode, memoryGrowRuntime } from './evm-asm.js';
 import { ACCOUNT0, contractAt, sendScenario } from './scenario.js';
 
 const MiB = 2 ** 20;
 const GAS = `0x${(30_000_000).toString(16)}`;
-/** Calls an empty account over and over until out of gas: a call frame per turn for callTracer's answer. */
-const callLoopRuntime = asm([
-  'JUMPDEST',
-  ...[0, 0, 0, 0, 0].map(push),
-  push('0x1234'),
-  'GAS',
-  'CALL',
-  'POP',
-  push(0),
-  'JUMP',
-]);
 
 function kib(pid: number, field: 'VmRSS' | 'VmHWM'): number {
   const match = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
