@@ -229,13 +229,18 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
     await node.stop();
   };
 
-  /** Sends one signed transaction per call (automine answers once it is in a block) and records its receipt. */
+  /**
+   * Sends one signed transaction per call (automine answers once it is in a block) and records its receipt, as
+   * answered before kill `round`: the running round's kill, or the next one for the checks after a restart (the
+   * restarted process answered it, and that process is the one the next kill stops).
+   */
   const sendAndRecord = async (
     url: string,
     sender: Sender,
     raws: string[],
     reorgable: boolean,
     hasLogs: boolean[],
+    round = kill,
   ): Promise<number> => {
     const answers =
       raws.length === 1
@@ -265,7 +270,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
         blockNumber: Number(answer.result.blockNumber),
         reorgable,
         hasLogs: flags[i] && answer.result.logs.length > 0,
-        round: kill,
+        round,
       });
       recorded++;
     });
@@ -694,7 +699,7 @@ export async function runCrashLoop(options: CrashLoopOptions): Promise<CrashLoop
       ]);
       const sender = senders[rng.int(0, senders.length - 1)];
       await sender.refresh(url);
-      const recorded = await sendAndRecord(url, sender, [await transfer(sender, url, rng)], false, [false]);
+      const recorded = await sendAndRecord(url, sender, [await transfer(sender, url, rng)], false, [false], kill + 1);
       const after = await headOf(url);
       check(
         'continues',

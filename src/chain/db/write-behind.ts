@@ -15,10 +15,10 @@
 
 /** Batches waiting at most: beyond it a write waits for the one under way (a burst cannot grow them unbounded). */
 const MAX_WAITING = 64;
-/** How long the first queued batch waits for others to share its write: the most a crash can lose, in time. */
 /** One write of a block's batch (chain-db.ts collects them in a WriteBatch). */
 export type WriteOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
+/** How long the first queued batch waits for others to share its write: the most a crash can lose, in time. */
 export const GROUP_WINDOW_MS = 25;
 
 interface Unwritten {
