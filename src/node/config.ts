@@ -4,7 +4,7 @@
  */
 import { isIP, isIPv4 } from 'node:net';
 import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
-import type { NetworkName, SealMode, CacheLimits } from '../chain/index.js';
+import type { NetworkName, SealMode, CacheLimits, StateRetentionOptions } from '../chain/index.js';
 import { TREE_URL } from '../p2p/discovery/tree-url.js';
 import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
@@ -120,6 +120,8 @@ export interface NodeConfig {
   readonly caches: CacheLimits;
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
   readonly writeBehind: boolean;
+  /** `state.*`: which states are kept (`--gcmode`), and how far traces re-execute into pruned ones. */
+  readonly state: StateRetentionOptions & { readonly reexec: number };
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
@@ -298,6 +300,13 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     forkRequests: forkRequestsOf(get),
     caches,
     writeBehind: get('db.write-behind'),
+    state: {
+      mode: get('state.gcmode'),
+      keepStates: get('state.keep-states'),
+      checkpointInterval: get('state.checkpoint-interval'),
+      checkpoints: get('state.checkpoints'),
+      reexec: get('network.rpc.debug.reexec'),
+    },
     checkpointing,
     p2p: {
       enabled: get('network.p2p.enabled'),

@@ -153,6 +153,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
     caches: config.caches,
     writeBehind: config.writeBehind,
+    retention: config.state,
     onWarning: (message) => log.warn(message),
     log: log.child({ component: 'engine' }),
     logs: {

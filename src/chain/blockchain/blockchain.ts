@@ -24,7 +24,7 @@ import type { TxReceipt } from '../codec/receipts.js';
 import { SharedCommons } from '../exec/commons.js';
 import { BlockStore, type TxLocation } from '../db/block-store.js';
 import { ChainDB, WriteBatch } from '../db/chain-db.js';
-import type { ChainRules, EngineNetwork, RewardCredit, SealVerifier } from '../rules/engine-types.js';
+import type { EngineNetwork, RewardCredit } from '../rules/engine-types.js';
 import type { CallMessage, CallResult } from '../exec/call.js';
 import { buildGenesis, declaredGenesisBlock } from '../genesis/state.js';
 import { ForkChoice } from '../import/fork-choice.js';
@@ -50,33 +50,12 @@ import { HistoryBackfillStore } from '../history/backfill-store.js';
 import { TrieNodeStore } from '../state/trie-db.js';
 import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
+import type { OpenOptions } from './open-options.js';
+
+export type { OpenOptions };
 
 // The miner's files import these from here (another change splits them; their import lines stay as they are).
 export type { AssembledBlock, ImportResult };
-
-export interface OpenOptions {
-  /** The node's data directory; the chain database lives in `<dataDir>/chaindata`. */
-  readonly dataDir: string;
-  readonly network: EngineNetwork;
-  readonly rules: ChainRules;
-  /** Required unless `noProof`. */
-  readonly seal?: SealVerifier;
-  /** Networks/test configurations without proof of work: seals are not checked. */
-  readonly noProof?: boolean;
-  /** Run every transaction through the EVM, plain transfers included (default false: see exec/plain-transfers.ts). Tests compare the two. */
-  readonly evmOnly?: boolean;
-  /** The miner assembles on a flat in-memory state over the trie (exec/flat-state.ts); the dev chain's choice. */
-  readonly flatState?: boolean;
-  /** Bounds of the in-memory caches and of LevelDB's cache and write buffer; unset ones take DEFAULT_CACHE_LIMITS. */
-  readonly caches?: Partial<CacheLimits>;
-  /** Fork mode: the chain starts on this upstream's block and reads its state from there (fork/). */
-  readonly fork?: ForkUpstream;
-  /**
-   * Queue each block's batch and go on once it is the in-memory head (db/write-behind.ts): a crash may lose the
-   * unwritten tail of the chain, never its consistency. Default false: an import returns once the block is stored.
-   */
-  readonly writeBehind?: boolean;
-}
 
 export class Blockchain extends EventEmitter<ChainEvents> {
   private importQueue: Promise<unknown> = Promise.resolve();

@@ -22,6 +22,7 @@ import { Ethash } from '../pow/ethash.js';
 import type { ProgressLogger } from '../base/progress-log.js';
 import { instantSealNetwork, sealVerifierFor, type SealMode } from './seal-mode.js';
 import { TxPool } from '../txpool/txpool.js';
+import type { StateRetentionOptions } from '../state/retention.js';
 import type { PoolChainView } from '../txpool/chain-view.js';
 import type { TxPoolOptions } from '../txpool/options.js';
 import { PoolSettle, type SubmitResult } from '../txpool/settle.js';
@@ -58,6 +59,8 @@ export interface EngineOptions {
   readonly fork?: ForkUpstream;
   /** Answer once a block is the in-memory head, its write queued in order (Blockchain's `writeBehind`). */
   readonly writeBehind?: boolean;
+  /** Which states are kept (`--gcmode` and its window, state/retention.ts); default archive. */
+  readonly retention?: StateRetentionOptions;
 }
 
 export interface MiningOptions {
@@ -120,6 +123,7 @@ export class ChainEngine {
       ...(opts.caches ? { caches: opts.caches } : {}),
       ...(opts.fork ? { fork: opts.fork } : {}),
       ...(opts.writeBehind ? { writeBehind: true } : {}),
+      ...(opts.retention ? { retention: opts.retention } : {}),
       ...(devChain ? { flatState: true } : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;

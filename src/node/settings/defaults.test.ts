@@ -53,6 +53,13 @@ function configFromTables(network: NetworkName): NodeConfig {
       maxResponseBytes: d('fork.max-response-bytes'),
     },
     writeBehind: d('db.write-behind'),
+    state: {
+      mode: d('state.gcmode'),
+      keepStates: d('state.keep-states'),
+      checkpointInterval: d('state.checkpoint-interval'),
+      checkpoints: d('state.checkpoints'),
+      reexec: d('network.rpc.debug.reexec'),
+    },
     checkpointing: d('blockchains.checkpointing'),
     p2p: {
       enabled: d('network.p2p.enabled'),

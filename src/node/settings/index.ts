@@ -13,10 +13,12 @@ import { miningSettings } from './mining.js';
 import { p2pSettings } from './p2p.js';
 import { keystoreSettings, txpoolSettings } from './pool-and-keys.js';
 import { rpcSettings } from './rpc.js';
+import { stateSettings } from './state.js';
 import type { Setting, ValueOfSetting } from './setting.js';
 
 const tables = {
   ...chainSettings,
+  ...stateSettings,
   ...forkSettings,
   ...rpcSettings,
   ...authSettings,
@@ -35,7 +37,7 @@ export type SettingKey = keyof typeof tables;
  * nobody has to place settings by hand.
  */
 const groupTables: ReadonlyArray<readonly [string, object]> = [
-  ['Chain, data and logs', { ...chainSettings, ...forkSettings }],
+  ['Chain, data and logs', { ...chainSettings, ...stateSettings, ...forkSettings }],
   ['RPC server', rpcSettings],
   ['RPC authentication', authSettings],
   ['Peer-to-peer', p2pSettings],

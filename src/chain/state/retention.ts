@@ -1,0 +1,97 @@
+/**
+ * Which states a node keeps (`--gcmode`): every state (archive), or the last `keepStates` states of the canonical
+ * chain plus a few sparse checkpoint states below them (full). The sparse states let a trace of a block just below
+ * the window re-execute from a state that is still held (`reexec`, as geth's), without keeping every state.
+ *
+ * The policy is a pure function of the head's number, so the pruner (what may be removed), the readers (what may be
+ * answered) and the tracer (where re-execution may start) cannot disagree.
+ */
+export type GcMode = 'archive' | 'full';
+
+export const GC_MODES: readonly GcMode[] = ['full', 'archive'];
+
+export interface StateRetentionOptions {
+  readonly mode: GcMode;
+  /** full: the last this many states (the head's included) are kept. */
+  readonly keepStates: number;
+  /** full: below the window, the states of blocks whose number is a multiple of this are kept too… */
+  readonly checkpointInterval: number;
+  /** …this many of them. */
+  readonly checkpoints: number;
+}
+
+export const ARCHIVE_RETENTION: StateRetentionOptions = {
+  mode: 'archive',
+  keepStates: 128,
+  checkpointInterval: 128,
+  checkpoints: 2,
+};
+
+export const FULL_RETENTION: StateRetentionOptions = { ...ARCHIVE_RETENTION, mode: 'full' };
+
+export class StateRetention {
+  constructor(readonly options: StateRetentionOptions = ARCHIVE_RETENTION) {}
+
+  get mode(): GcMode {
+    return this.options.mode;
+  }
+
+  get archive(): boolean {
+    return this.options.mode === 'archive';
+  }
+
+  /** The lowest block of the window of recent states (the head's state is always in it). */
+  windowFloor(head: bigint): bigint {
+    const floor = head - BigInt(this.options.keepStates) + 1n;
+    return floor < 0n ? 0n : floor;
+  }
+
+  /** The sparse checkpoint states below the window, highest first. */
+  checkpointNumbers(head: bigint): bigint[] {
+    if (this.archive) return [];
+    const interval = BigInt(this.options.checkpointInterval);
+    const out: bigint[] = [];
+    let c = ((this.windowFloor(head) - 1n) / interval) * interval;
+    while (c >= 0n && out.length < this.options.checkpoints && c < this.windowFloor(head)) {
+      out.push(c);
+      c -= interval;
+    }
+    return out;
+  }
+
+  /** Whether the state after canonical block `number` is kept while `head` is the head. */
+  isKept(number: bigint, head: bigint): boolean {
+    if (this.archive || number > head) return true;
+    if (number >= this.windowFloor(head)) return true;
+    return this.checkpointNumbers(head).includes(number);
+  }
+
+  /** The oldest kept state (a sparse checkpoint when there is one). */
+  oldestKept(head: bigint): bigint {
+    if (this.archive) return 0n;
+    const checkpoints = this.checkpointNumbers(head);
+    return checkpoints.length > 0 ? checkpoints[checkpoints.length - 1]! : this.windowFloor(head);
+  }
+
+  /** The highest kept state at or below `number`, or undefined when none is. */
+  nearestKeptAtOrBelow(number: bigint, head: bigint): bigint | undefined {
+    if (this.isKept(number, head)) return number;
+    return this.checkpointNumbers(head).find((c) => c <= number);
+  }
+
+  /** Every kept canonical height, for the pruner's live roots (full mode only; archive keeps all). */
+  keptNumbers(head: bigint): bigint[] {
+    if (this.archive) throw new Error('an archive node keeps every state');
+    const out: bigint[] = [];
+    for (let n = head; n >= this.windowFloor(head); n--) out.push(n);
+    return out.concat(this.checkpointNumbers(head));
+  }
+
+  /** What a read of a pruned state answers (-32000 with this message). */
+  notKeptMessage(number: bigint): string {
+    return (
+      `state of block ${number} is not kept (this node keeps the last ${this.options.keepStates} states; ` +
+      'start with --gcmode archive for older ones)'
+    );
+  }
+}
