@@ -13,6 +13,7 @@ import type { ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys } from '../db/keys.js';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
+import { type FlatReader, NO_FLAT_STATE } from './flat-reader.js';
 import type { StateTrieCaches } from './state-trie.js';
 import type { WrittenKeys } from './written-keys.js';
 
@@ -29,6 +30,8 @@ export class TrieNodeStore {
   private forkSource: ForkStateSource | undefined;
   /** On the dev chain: the plain keys of what the state managers write (written-keys.ts); undefined elsewhere. */
   writtenKeys: WrittenKeys | undefined;
+  /** The flat state beside the trie (flat-reader.ts): set by the chain once it holds one; readers ask it first. */
+  flat: FlatReader = NO_FLAT_STATE;
 
   constructor(
     private readonly db: ChainDB,
