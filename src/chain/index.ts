@@ -29,7 +29,13 @@ export type { BlockRef } from './view/chain-view.js';
 export type { BlockImportedEvent, ReorgEvent } from './view/chain-events.js';
 export type { StateView } from './state/state-view.js';
 export { StateNotHeldError } from './state/snap-base.js';
-export { GC_MODES, StateRetention, type GcMode, type StateRetentionOptions } from './state/retention.js';
+export {
+  GC_MODES,
+  StateNotKeptError,
+  StateRetention,
+  type GcMode,
+  type StateRetentionOptions,
+} from './state/retention.js';
 export { encodeConsensusReceipt, type TxReceipt } from './codec/receipts.js';
 export { BlockImportError } from './import/import-error.js';
 

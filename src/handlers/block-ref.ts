@@ -21,6 +21,7 @@ import {
   type TxReceipt,
   historyNotHeldMessage,
   StateNotHeldError,
+  StateNotKeptError,
   type StateView,
 } from '../chain/index.js';
 import type { BlockNumberOrTagOrHash } from '../generated/types.js';
@@ -221,16 +222,27 @@ export async function lastCheckpointOf(engine: ChainEngine, resolved: ResolvedBl
 }
 
 /**
- * An engine read of a block's state, with the engine's "not held" (a block below the snap-sync base) as -32000 in
- * its own words: the caller learns the block it may ask from instead of a missing-trie-node fault.
+ * An engine read of a block's state, with the engine's "not held" (a block below the snap-sync base) and "not kept"
+ * (a state `--gcmode full` does not keep) as -32000 in its own words: the caller learns the block it may ask from
+ * instead of a missing-trie-node fault.
  */
 export async function heldState<T>(read: Promise<T>): Promise<T> {
   try {
     return await read;
   } catch (err) {
-    if (err instanceof StateNotHeldError) throw new RpcError(ErrorCode.ServerError, err.message);
-    throw err;
+    throw stateReadAnswer(err);
   }
+}
+
+/** -32000 for a state this node does not have (`data` names the oldest one it keeps), else `err` unchanged. */
+export function stateReadAnswer(err: unknown): unknown {
+  if (err instanceof StateNotHeldError) return new RpcError(ErrorCode.ServerError, err.message);
+  if (err instanceof StateNotKeptError)
+    return new RpcError(ErrorCode.ServerError, err.message, {
+      block: `0x${err.block.toString(16)}`,
+      oldestKept: `0x${err.oldestKept.toString(16)}`,
+    });
+  return err;
 }
 
 /** The state after the block a parameter names (`pending` = the head); -32001 when the block is unknown. */

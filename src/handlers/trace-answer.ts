@@ -7,9 +7,11 @@
  * - the time cap: -32005, it may pass on a quieter node;
  * - no slot (the queue full, or a wait past network.rpc.debug.trace-timeout): -32005 with `data.backoffSeconds`,
  *   as the rate limiter answers;
- * - a replay that cannot run, a state not held: -32000.
+ * - a replay that cannot run, a state not held, or not kept and further than network.rpc.debug.reexec blocks above
+ *   a kept one: -32000.
  */
-import { StateNotHeldError, TraceBusyError, TraceLimitError, TraceReplayError } from '../chain/index.js';
+import { TraceBusyError, TraceLimitError, TraceReplayError } from '../chain/index.js';
+import { stateReadAnswer } from './block-ref.js';
 import type { HandlerContext } from '../rpc/context.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { traceCapCode } from './limits.js';
@@ -49,6 +51,5 @@ function answerOf(ctx: HandlerContext, method: string, err: unknown): unknown {
     );
   }
   if (err instanceof TraceReplayError) return new RpcError(ErrorCode.ServerError, `${method}: ${err.message}`);
-  if (err instanceof StateNotHeldError) return new RpcError(ErrorCode.ServerError, err.message);
-  return err;
+  return stateReadAnswer(err);
 }

@@ -47,6 +47,7 @@ import {
 import type { StateView } from '../state/state-view.js';
 import { SnapStateStore } from '../view/snap-store.js';
 import { HistoryBackfillStore } from '../history/backfill-store.js';
+import { StateRetention } from '../state/retention.js';
 import { TrieNodeStore } from '../state/trie-db.js';
 import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
@@ -84,7 +85,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   ) {
     super();
     const { rules } = opts;
-    this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm);
+    const retention = new StateRetention(opts.retention);
+    this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm, retention);
     this.validator = new BlockValidator(store, rules, opts.noProof === true ? undefined : opts.seal, federation);
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
     const parts = { view: this.view, store, nodes, rules, federation, warm: this.warm };
@@ -290,6 +292,15 @@ export class Blockchain extends EventEmitter<ChainEvents> {
    */
   replayBase(header: BlockHeader): ReturnType<TraceChain['replayBase']> {
     return { store: this.nodes, ancestors: this.view.ancestorsOf(header), stateRoot: this.view.stateRootAfter(header) };
+  }
+
+  /** Where a replay on the state after `header` starts (a kept state; see ChainView.replayStart). */
+  replayStart(header: BlockHeader): Promise<BlockHeader> {
+    return this.view.replayStart(header);
+  }
+
+  executes(header: BlockHeader): boolean {
+    return this.view.executes(header);
   }
 
   checkpointBlock(parentHash: Uint8Array, signatures: readonly CheckpointSignature[]): Promise<Block | undefined> {

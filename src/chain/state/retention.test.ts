@@ -31,4 +31,22 @@ describe('StateRetention', () => {
       'state of block 5 is not kept (this node keeps the last 128 states; start with --gcmode archive for older ones)',
     );
   });
+
+  it('starts a replay on the state itself when kept, else on the nearest kept one within reexec', () => {
+    const tight = new StateRetention({
+      mode: 'full',
+      keepStates: 16,
+      checkpointInterval: 16,
+      checkpoints: 2,
+      reexec: 8,
+    });
+    // Head 60 keeps 45..60, 32 and 16.
+    expect(tight.reexecStart(50n, 60n)).toBe(50n);
+    expect(tight.reexecStart(40n, 60n)).toBe(32n);
+    expect(tight.reexecStart(41n, 60n)).toBeUndefined();
+    expect(tight.reexecStart(9n, 60n)).toBeUndefined();
+    expect(full.reexecStart(799n, 1000n)).toBe(768n);
+    const err = tight.notKeptError(20n, 60n);
+    expect([err.block, err.oldestKept, err.message]).toEqual([20n, 16n, tight.notKeptMessage(20n)]);
+  });
 });

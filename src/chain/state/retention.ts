@@ -18,6 +18,11 @@ export interface StateRetentionOptions {
   readonly checkpointInterval: number;
   /** …this many of them. */
   readonly checkpoints: number;
+  /**
+   * full: most blocks a trace re-executes to rebuild a state not kept, from the nearest kept one below it
+   * (`network.rpc.debug.reexec`; default 128, 0 = never).
+   */
+  readonly reexec?: number;
 }
 
 export const ARCHIVE_RETENTION: StateRetentionOptions = {
@@ -79,12 +84,27 @@ export class StateRetention {
     return this.checkpointNumbers(head).find((c) => c <= number);
   }
 
+  /**
+   * Where a replay on the state after block `number` starts: `number` itself when kept, else the nearest kept state
+   * at most `reexec` blocks below it; undefined when there is none within that bound.
+   */
+  reexecStart(number: bigint, head: bigint): bigint | undefined {
+    const start = this.nearestKeptAtOrBelow(number, head);
+    if (start === undefined || number - start > BigInt(this.options.reexec ?? 128)) return undefined;
+    return start;
+  }
+
   /** Every kept canonical height, for the pruner's live roots (full mode only; archive keeps all). */
   keptNumbers(head: bigint): bigint[] {
     if (this.archive) throw new Error('an archive node keeps every state');
     const out: bigint[] = [];
     for (let n = head; n >= this.windowFloor(head); n--) out.push(n);
     return out.concat(this.checkpointNumbers(head));
+  }
+
+  /** The error of a read of the state after block `number` that is not kept. */
+  notKeptError(number: bigint, head: bigint): StateNotKeptError {
+    return new StateNotKeptError(number, this.oldestKept(head), this.notKeptMessage(number));
   }
 
   /** What a read of a pruned state answers (-32000 with this message). */
@@ -94,4 +114,25 @@ export class StateRetention {
       'start with --gcmode archive for older ones)'
     );
   }
+}
+
+/**
+ * A state read of a block whose state the retention policy does not keep (full mode): answered -32000 with the way
+ * out. Thrown by the policy, not by a missing trie node, so the answer is the same before and after the pruner runs.
+ */
+export class StateNotKeptError extends Error {
+  constructor(
+    readonly block: bigint,
+    /** The oldest state kept when the read came (the sparse checkpoints included). */
+    readonly oldestKept: bigint,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'StateNotKeptError';
+  }
+}
+
+/** Throws StateNotKeptError when the state after block `number` is not kept while `head` is the head. */
+export function assertStateKept(retention: StateRetention, number: bigint, head: bigint): void {
+  if (!retention.isKept(number, head)) throw retention.notKeptError(number, head);
 }

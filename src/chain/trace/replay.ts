@@ -14,13 +14,15 @@ import { createVM, runTx } from '@ethereumjs/vm';
 import { BlockRunner } from '../exec/block-runner.js';
 import { type CallMessage, rejectionMessage } from '../exec/call.js';
 import { jumpAnalysisCacheInstalled } from '../exec/jump-analysis-cache.js';
+import type { RewardCredit } from '../rules/engine-types.js';
 import { openState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import { TraceBudget } from './budget.js';
+import { continued, rebuiltState } from './reexec.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
 import { runTraced } from './run-traced.js';
 import type { TraceResult } from './tracers.js';
-import { TraceLimitError, type TraceOptions, type TxStart } from './types.js';
+import { TraceLimitError, TraceReplayError, type TraceOptions, type TxStart } from './types.js';
 
 /** What the engine reads from the chain (`Blockchain` is one). */
 export interface TraceChain {
@@ -33,17 +35,18 @@ export interface TraceChain {
     readonly ancestors: EVMMockBlockchainInterface;
     readonly stateRoot: Uint8Array;
   };
-  /** Throws StateNotHeldError (state/snap-base.ts) for a block whose state this node never had. */
-  stateAt(ref: Uint8Array): Promise<unknown>;
+  /**
+   * The kept state a replay on the state after `header` starts from (`header` itself when kept); throws
+   * StateNotHeldError (state/snap-base.ts) for a block whose state this node never had, StateNotKeptError
+   * (state/retention.ts) for one further than `reexec` blocks above a kept state.
+   */
+  replayStart(header: BlockHeader): Promise<BlockHeader>;
+  /** False for a block the chain does not execute (an ECIP-1097 checkpoint block). */
+  executes(header: BlockHeader): boolean;
+  rewardsOf(block: Block): RewardCredit[];
 }
 
-/** A block that cannot be replayed (genesis, an unknown parent, a transaction that no longer applies). */
-export class TraceReplayError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TraceReplayError';
-  }
-}
+export { TraceReplayError };
 
 /** One transaction's trace in a block. */
 export interface TxTrace {
@@ -93,10 +96,12 @@ export async function traceCall(
   opts: TraceCallOptions,
 ): Promise<TraceResult> {
   const deadline = deadlineOf(opts.limits);
-  await chain.stateAt(block.hash());
+  const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
+  const rebuilt = await rebuiltState(chain, block.header, deadline, budget);
   const common = chain.commonAt(block.header.number);
   const { store, ancestors, stateRoot } = chain.replayBase(block.header);
-  const opened = openState(store, common, stateRoot);
+  const opened =
+    rebuilt === undefined ? openState(store, common, stateRoot) : continued(rebuilt, store, common, stateRoot);
   await opts.prepareState?.(opened.stateManager);
   await jumpAnalysisCacheInstalled;
   const vm = await createVM({ common: common.copy(), stateManager: opened.stateManager, blockchain: ancestors });
@@ -114,7 +119,6 @@ export async function traceCall(
     { common, freeze: false },
   );
   tx.getSenderAddress = () => sender;
-  const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
   return runTraced(vm, txStart(tx, block), opts, deadline, budget, async () => {
     let result: Awaited<ReturnType<typeof runTx>>;
     try {
@@ -153,19 +157,22 @@ async function replay(
   if (block.header.number === 0n) throw new TraceReplayError('genesis is not traceable');
   const parent = await chain.getHeader(block.header.parentHash);
   if (parent === undefined) throw new TraceReplayError(`parent ${hex(block.header.parentHash)} not found`);
-  // A block at or below a snap-sync base replays on a state that was never downloaded: say so, not "missing node".
-  await chain.stateAt(parent.hash());
   const deadline = deadlineOf(opts.limits);
-  // One budget for the whole request: a block's traces are answered together.
+  // One budget for the whole request: a block's traces are answered together, with any re-execution before them.
   const budget = new TraceBudget(opts.limits?.maxResultBytes ?? 0);
+  // A parent state not kept is rebuilt from a kept one below (or refused); one below a snap-sync base was never
+  // downloaded: either way the answer says so, not "missing node".
+  const rebuilt = await rebuiltState(chain, parent, deadline, budget);
+  const common = chain.commonAt(block.header.number);
   const { store, ancestors, stateRoot } = chain.replayBase(parent);
   const runner = await BlockRunner.start({
     store,
-    common: chain.commonAt(block.header.number),
+    common,
     parentStateRoot: stateRoot,
     envBlock: block,
     ancestors,
     plainTransfers: false,
+    ...(rebuilt !== undefined ? { state: continued(rebuilt, store, common, stateRoot) } : {}),
   });
   const vm = await runner.vmForTracing();
   const last = only ?? block.transactions.length - 1;

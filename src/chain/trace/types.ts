@@ -158,3 +158,11 @@ export class TraceLimitError extends Error {
     this.name = 'TraceLimitError';
   }
 }
+
+/** A block that cannot be replayed (genesis, an unknown parent, a transaction that no longer applies). */
+export class TraceReplayError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TraceReplayError';
+  }
+}

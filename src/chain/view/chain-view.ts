@@ -10,6 +10,7 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import {
   buildCheckpointBlock,
+  checkpointOf,
   type ChainWeight,
   type CheckpointSignature,
   type Federation,
@@ -22,6 +23,7 @@ import { Lru } from '../db/lru.js';
 import type { CacheLimits } from '../base/cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from '../exec/call.js';
 import { EditedRoots } from '../state/edited-roots.js';
+import { assertStateKept, StateRetention } from '../state/retention.js';
 import { assertStateHeld, decodeSnapBase, type SnapBase } from '../state/snap-base.js';
 import { type KnownAccounts, openReadState, StateView } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
@@ -77,6 +79,8 @@ export class ChainView {
      * block's post-state it holds in memory, for that block's read view.
      */
     private readonly headState: HeadStateFollower,
+    /** Which states are kept (`--gcmode`): reads of the others are refused by this policy, whatever the store holds. */
+    readonly retention: StateRetention = new StateRetention(),
   ) {
     this.stateViews = new Lru(limits.stateViews);
     this.callExecutors = new Lru(limits.callExecutors);
@@ -112,9 +116,35 @@ export class ChainView {
     this.snapBase = base;
   }
 
-  /** Throws StateNotHeldError for a block whose state this node never had (below its snap-sync base). */
-  private assertStateHeld(block: Block): void {
-    assertStateHeld(block.header.number, this.snapBase);
+  /**
+   * Throws StateNotHeldError for a block whose state this node never had (below its snap-sync base), and
+   * StateNotKeptError for one the retention policy does not keep (a side-chain block by its number against the head).
+   */
+  assertStateHeld(block: BlockHeader | Block): void {
+    const number = 'header' in block ? block.header.number : block.number;
+    assertStateHeld(number, this.snapBase);
+    assertStateKept(this.retention, number, this.head.header.number);
+  }
+
+  /**
+   * Where a replay on the state after `header` starts: `header` itself when that state is kept, else its ancestor
+   * at the nearest kept state at most `reexec` blocks below (the blocks between are re-executed). Throws
+   * StateNotKeptError beyond that bound and StateNotHeldError below the snap-sync base.
+   */
+  async replayStart(header: BlockHeader): Promise<BlockHeader> {
+    const head = this.head.header.number;
+    const start = this.retention.reexecStart(header.number, head);
+    if (start === undefined) throw this.retention.notKeptError(header.number, head);
+    let cursor: BlockHeader | undefined = header;
+    while (cursor !== undefined && cursor.number > start) cursor = await this.store.getHeader(cursor.parentHash);
+    if (cursor === undefined) throw this.retention.notKeptError(header.number, head);
+    this.assertStateHeld(cursor);
+    return cursor;
+  }
+
+  /** False for an ECIP-1097 checkpoint block: the chain does not execute it (its state is its parent's). */
+  executes(header: BlockHeader): boolean {
+    return this.federation === undefined || checkpointOf(header) === undefined;
   }
 
   /** The root of the state after `header`'s block (see state/edited-roots.ts). */
@@ -221,7 +251,7 @@ export class ChainView {
 
   /**
    * Account and storage reads at the state after `ref`; undefined if the block is unknown. Throws
-   * StateNotHeldError below the snap-sync base.
+   * StateNotHeldError below the snap-sync base, StateNotKeptError for a state the node does not keep.
    */
   async stateAt(ref: BlockRef): Promise<StateView | undefined> {
     const block = await this.getBlock(ref);
@@ -244,7 +274,7 @@ export class ChainView {
 
   /**
    * Executes a message call on the state after `ref` with that block as environment; nothing is persisted. Throws
-   * StateNotHeldError below the snap-sync base.
+   * StateNotHeldError below the snap-sync base, StateNotKeptError for a state the node does not keep.
    */
   async call(ref: BlockRef, msg: CallMessage): Promise<CallResult | undefined> {
     const block = await this.getBlock(ref);

@@ -2,11 +2,12 @@
  * ots_hasCode, ots_getContractCreator and ots_getTransactionBySenderAndNonce. The last two find the block where an
  * account's code appeared, or where its nonce passed a value, by bisecting the state over block numbers (Erigon
  * bisects its account history the same way), then look inside that one block. A block whose state this node
- * does not hold (below a snap-sync base) makes the answer unknowable here: -32004, never a guess.
+ * does not hold (below a snap-sync base, or not kept under --gcmode full) makes the answer unknowable here: -32004, never a guess.
  */
 import {
   type ChainEngine,
   StateNotHeldError,
+  StateNotKeptError,
   type StateView,
   framesOf,
   type OtsTraceJson,
@@ -44,7 +45,7 @@ function stateReader(engine: ChainEngine, method: string): (n: bigint) => Promis
       if (state === undefined) throw notHeld(n, 'this node does not have that block');
       return state;
     } catch (err) {
-      if (err instanceof StateNotHeldError) throw notHeld(n, err.message);
+      if (err instanceof StateNotHeldError || err instanceof StateNotKeptError) throw notHeld(n, err.message);
       throw err;
     }
   };

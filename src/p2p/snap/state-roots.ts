@@ -5,7 +5,7 @@
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util';
-import { StateNotHeldError, accountTrieOf } from '../../chain/index.js';
+import { StateNotHeldError, StateNotKeptError, accountTrieOf } from '../../chain/index.js';
 import type { ChainPort } from '../chain-port.js';
 
 /**
@@ -31,8 +31,9 @@ export class RecentStateRoots {
       const view = await this.chain.stateAt(blockHash);
       return view === undefined ? undefined : accountTrieOf(view.stateManager);
     } catch (err) {
-      // Right after a snap sync the window reaches below the base: those states are not ours to serve.
-      if (err instanceof StateNotHeldError) return undefined;
+      // Right after a snap sync the window reaches below the base, and a full node's window may be shorter than
+      // snap's: those states are not ours to serve.
+      if (err instanceof StateNotHeldError || err instanceof StateNotKeptError) return undefined;
       throw err;
     }
   }
