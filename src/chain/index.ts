@@ -13,6 +13,7 @@ export { etcEngineRules } from './engine/engine-adapters.js';
 export { SEAL_MODES, type SealMode } from './engine/seal-mode.js';
 export { DEFAULT_CACHE_LIMITS, type CacheLimits } from './base/cache-limits.js';
 export { DatabaseLockedError } from './db/chain-db.js';
+export { chainDbTableStats, type TablePart, type TableStats } from './db/table-stats.js';
 export { NETWORK_NAMES, devWithCheckpointing, getNetwork, type NetworkDefinition } from './networks/index.js';
 export type { NetworkName } from './networks/types.js';
 export { DEV_ACCOUNTS, DEV_MNEMONIC } from './networks/devAccounts.js';

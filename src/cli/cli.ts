@@ -11,6 +11,7 @@ import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
+import { type DbCommandResult, runDbStats } from '../node/db-stats-command.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { misspeltEnvironment } from '../node/settings/read.js';
 import { DEV_ACCOUNTS } from '../chain/index.js';
@@ -28,6 +29,13 @@ export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
   readonly stderr: NodeJS.WritableStream & { isTTY?: boolean };
 }
+
+/** `svc-node db <subcommand>`: offline work on a datadir's chain database, one module each. */
+const DB_COMMANDS: Record<string, (args: readonly string[], opts: DbCommandOptions) => Promise<DbCommandResult>> = {
+  stats: runDbStats,
+};
+type DbCommandOptions = Parameters<typeof runDbStats>[1];
+const dbUsage = `usage: svc-node [options] db <${Object.keys(DB_COMMANDS).join('|')}> [--json]`;
 
 export type CliOutcome =
   | { readonly exitCode: number }
@@ -60,8 +68,14 @@ export async function runCli(
     return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
   }
   const [command, ...commandArgs] = positionals;
-  if (command !== undefined && !HISTORY_COMMANDS.includes(command as HistoryCommand))
-    return fail(`unknown command "${command}" (commands: ${HISTORY_COMMANDS.join(', ')})\n${historyUsage}`, 2);
+  if (command !== undefined && command !== 'db' && !HISTORY_COMMANDS.includes(command as HistoryCommand))
+    return fail(
+      `unknown command "${command}" (commands: ${[...HISTORY_COMMANDS, 'db'].join(', ')})\n${historyUsage}\n${dbUsage}`,
+      2,
+    );
+  const dbCommand = command === 'db' ? DB_COMMANDS[commandArgs[0] ?? ''] : undefined;
+  if (command === 'db' && dbCommand === undefined) return fail(dbUsage, 2);
+  if (values.json === true && command !== 'db') return fail(`--json is an option of db commands\n${dbUsage}`, 2);
   if (values.help) {
     io.stdout.write(helpText(helpAll));
     return { exitCode: 0 };
@@ -84,6 +98,12 @@ export async function runCli(
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
   for (const { name, meant } of misspeltEnvironment(env))
     log.warn('unknown environment variable, ignored', { name, didYouMean: meant });
+  if (dbCommand !== undefined) {
+    const { datadir, network } = config;
+    const db = { datadir, network, json: values.json === true, out: io.stdout, progress: io.stderr };
+    const result = await dbCommand(commandArgs.slice(1), db);
+    return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
+  }
   const node = new SvcNode(config, log);
   if (command !== undefined) {
     const result = await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);

@@ -11,6 +11,8 @@ export const parseOptions: ParseArgsConfig['options'] = {
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
+  // `svc-node db stats --json`: the answer as one JSON object.
+  json: { type: 'boolean' },
   ...Object.fromEntries(
     flagSettings.map((s) => [s.flag!, { type: s.kind === 'bool' ? 'boolean' : 'string' }] as const),
   ),

@@ -94,6 +94,7 @@ export function helpText(all = false): string {
     'Usage: svc-node [options]        (from the repo: npm start -- [options])',
     '       svc-node [options] import <file>…         history from era1 files or RLP streams (.gz too)',
     '       svc-node [options] export <file> [a] [b]  blocks a..b as an RLP stream (.gz: gzipped)',
+    "       svc-node [options] db stats [--json]      the datadir's size by table (offline)",
     '',
     'Examples:',
     ...examples.flatMap(([what, commands]) => [...wrap(what, 2), ...commands.map((c) => `    ${c}`)]),

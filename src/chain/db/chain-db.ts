@@ -116,6 +116,21 @@ export class ChainDB {
     };
   }
 
+  /** Every record in key order, a page at a time (offline scans: `svc-node db stats`). */
+  entries(range: { gte?: Uint8Array; lt?: Uint8Array } = {}): {
+    nextv(size: number): Promise<Array<[Uint8Array, Uint8Array]>>;
+    close(): Promise<void>;
+  } {
+    return this.level.iterator(range);
+  }
+
+  /** LevelDB's estimate of the bytes on disk of the keys in `[start, end)`. */
+  approximateSize(start: Uint8Array, end: Uint8Array): Promise<number> {
+    // `level` is classic-level in Node; its types are the browser's and Node's common part, without this one.
+    const native = this.level as unknown as { approximateSize(s: Uint8Array, e: Uint8Array): Promise<number> };
+    return native.approximateSize(start, end);
+  }
+
   /** Stores `batch` atomically; with write-behind, queues it behind the earlier ones and returns at once. */
   async write(batch: WriteBatch): Promise<void> {
     if (batch.ops.length === 0) return;
