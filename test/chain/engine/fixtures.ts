@@ -8,6 +8,7 @@ import { Interface } from 'ethers';
 import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { dev, DEV_ACCOUNTS } from '../../../src/chain/networks/index.js';
+import type { StateRetentionOptions } from '../../../src/chain/state/retention.js';
 
 export const keys = DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`));
 export const addresses = DEV_ACCOUNTS.map((a) => hexToBytes(a.address.toLowerCase() as `0x${string}`));
@@ -18,7 +19,10 @@ export function tempDir(prefix = 'engine-'): { dir: string; remove: () => void }
 }
 
 /** `flatState`: assemble as the dev node's miner does (exec/flat-state.ts). */
-export function openDevChain(dataDir: string, opts: { flatState?: boolean } = {}): Promise<Blockchain> {
+export function openDevChain(
+  dataDir: string,
+  opts: { flatState?: boolean; retention?: StateRetentionOptions } = {},
+): Promise<Blockchain> {
   return Blockchain.open({
     dataDir,
     network: engineNetworkOf(dev),
