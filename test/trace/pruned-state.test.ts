@@ -50,6 +50,7 @@ async function send(tx: Record<string, string>): Promise<any> {
 
 /** The traces compared before and after the window moved. */
 const traces = (n: number): Array<[string, unknown[]]> => [
+  ['debug_traceCall', [{ from: sender, to: child, data: '0x' }, hex(n), { tracer: 'prestateTracer' }]],
   ['trace_block', [hex(n)]],
   ['debug_traceBlockByNumber', [hex(n), { tracer: 'callTracer' }]],
   ['debug_traceBlockByNumber', [hex(n), { tracer: 'prestateTracer', tracerConfig: { diffMode: true } }]],

@@ -29,7 +29,7 @@ import {
 import { RLP } from '@ethereumjs/rlp';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
-import { StateTrie, isMissingNode } from './state-trie.js';
+import { StateTrie, type StateTrieCaches, isMissingNode } from './state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';
 import type { WrittenKeys } from './written-keys.js';
 
@@ -39,8 +39,17 @@ export interface OpenedState {
   readonly buffer: BufferedTrieDB;
 }
 
-/** A state manager positioned at `stateRoot`. Ordered-map caches never evict, so nothing is lost before the flush. */
-export function openState(store: TrieNodeStore, common: Common, stateRoot: Uint8Array): OpenedState {
+/**
+ * A state manager positioned at `stateRoot`. Ordered-map caches never evict, so nothing is lost before the flush.
+ * `trieCaches`: the store's shared ones by default; work whose nodes must not outlive it (a trace's re-execution)
+ * passes its own.
+ */
+export function openState(
+  store: TrieNodeStore,
+  common: Common,
+  stateRoot: Uint8Array,
+  trieCaches: StateTrieCaches = store.trieCaches,
+): OpenedState {
   const buffer = new BufferedTrieDB(store);
   const trie = new StateTrie(
     {
@@ -50,7 +59,7 @@ export function openState(store: TrieNodeStore, common: Common, stateRoot: Uint8
       common,
       root: stateRoot,
     },
-    store.trieCaches,
+    trieCaches,
   );
   const caches = new Caches({
     account: { type: CacheType.ORDERED_MAP },

@@ -9,6 +9,7 @@ import type { Common } from '@ethereumjs/common';
 import { equalsBytes } from '@ethereumjs/util';
 import { BlockRunner } from '../exec/block-runner.js';
 import { type OpenedState, openState } from '../state/state-view.js';
+import type { StateTrieCaches } from '../state/state-trie.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import type { TraceBudget } from './budget.js';
 import { timedOut, type Deadline } from './hooks.js';
@@ -19,6 +20,7 @@ import { TraceLimitError, TraceReplayError } from './types.js';
 export interface RebuiltState {
   readonly opened: OpenedState;
   readonly common: Common;
+  readonly caches: StateTrieCaches;
 }
 
 /**
@@ -42,6 +44,8 @@ export async function rebuiltState(
   }
   path.reverse();
   const { store } = chain.replayBase(start);
+  // No shared trie caches: the rebuilt nodes would stay in them past the trace (and push out the head's hot ones).
+  const caches = privateCaches(store);
   let state: RebuiltState | undefined;
   let root = chain.replayBase(start).stateRoot;
   const held = { entries: 0, bytes: 0 };
@@ -52,14 +56,14 @@ export async function rebuiltState(
       const block = await chain.getBlock(h.hash());
       if (block === undefined) throw new TraceReplayError(`re-execution: block ${h.number} not found`);
       const common = chain.commonAt(h.number);
-      const on = state === undefined ? undefined : continued(state, store, common, root);
+      const on = state === undefined ? openState(store, common, root, caches) : continued(state, store, common, root);
       const runner = await BlockRunner.start({
         store,
         common,
         parentStateRoot: root,
         envBlock: block,
         ancestors: chain.replayBase(prev).ancestors,
-        ...(on !== undefined ? { state: on } : {}),
+        state: on,
       });
       for (let i = 0; i < block.transactions.length; i++) {
         const outcome = await runner.apply(block.transactions[i]);
@@ -72,7 +76,7 @@ export async function rebuiltState(
       const result = await runner.finish(chain.rewardsOf(block));
       if (!equalsBytes(result.stateRoot, chain.replayBase(h).stateRoot))
         throw new TraceReplayError(`re-executing block ${h.number} gave another state root than the stored one`);
-      state = { opened: result.state!, common };
+      state = { opened: result.state!, common, caches };
       root = result.stateRoot;
       charge(budget, state.opened, held, start.number, header.number);
     }
@@ -87,7 +91,7 @@ export async function rebuiltState(
  */
 export function continued(state: RebuiltState, store: TrieNodeStore, common: Common, root: Uint8Array): OpenedState {
   if (state.common === common) return state.opened;
-  const next = openState(store, common, root);
+  const next = openState(store, common, root, state.caches);
   for (const [key, value] of state.opened.buffer.pending) next.buffer.pending.set(key, value);
   return next;
 }
@@ -121,6 +125,10 @@ function charge(
       `re-executing blocks ${from + 1n}..${to} to rebuild the state of block ${to}: ${err.message}`,
     );
   }
+}
+
+function privateCaches(store: TrieNodeStore): StateTrieCaches {
+  return store.trieCaches.missingNodeIsError === true ? { missingNodeIsError: true } : {};
 }
 
 function checkDeadline(deadline: Deadline | undefined): void {

@@ -11,7 +11,7 @@ import { type ChainDB, WriteBatch } from '../../../src/chain/db/chain-db.js';
 import { keys } from '../../../src/chain/db/keys.js';
 import { StateNotKeptError } from '../../../src/chain/state/retention.js';
 import { openState } from '../../../src/chain/state/state-view.js';
-import { traceBlock } from '../../../src/chain/trace/replay.js';
+import { traceBlock, traceCall } from '../../../src/chain/trace/replay.js';
 import type { TraceOptions } from '../../../src/chain/trace/types.js';
 import {
   addresses,
@@ -33,11 +33,19 @@ describe('re-execution of states not kept', () => {
   const hashes: Uint8Array[] = [];
   const reference = new Map<string, unknown>();
   const trace = async (n: number, opts: TraceOptions) => JSON.stringify(await traceBlock(chain, hashes[n]!, opts));
+  let counter: Uint8Array;
+  /** A call of increment on the state after block 6 (not kept at head 10), with the prestate it touches. */
+  const call = async () => {
+    const msg = { from: addresses[3]!, to: counter, data: encodeCounterCall('increment', [1n]) };
+    return JSON.stringify(
+      await traceCall(chain, msg, (await chain.getBlock(hashes[6]!))!, { tracer: 'prestateTracer' }),
+    );
+  };
 
   beforeAll(async () => {
     chain = await openDevChain(dir.dir, { retention });
     hashes.push(chain.getGenesis().hash());
-    const counter = await deployCounter(chain); // 1
+    counter = await deployCounter(chain); // 1
     hashes.push(chain.getHead().hash());
     for (let n = 2; n <= 10; n++) {
       const txs = [signedTx(chain, { from: 2, nonce: BigInt(n - 2), to: addresses[6]!, value: BigInt(n) })];
@@ -47,8 +55,10 @@ describe('re-execution of states not kept', () => {
       const { block } = await mine(chain, txs);
       hashes.push(block.hash());
       // Head 7 keeps 4…7: the traces of 6 and 7 replay on kept states.
-      if (n === 7)
+      if (n === 7) {
         for (const b of [6, 7]) for (const o of [CALL, DIFF]) reference.set(`${b} ${o.tracer}`, await trace(b, o));
+        reference.set('call', await call());
+      }
     }
     // Head 10 keeps 7…10 and 4. A pruner would remove what only the states of 5 and 6 reach: their roots at least.
     const roots = [5, 6].map(async (n) => (await chain.getHeader(hashes[n]!))!.stateRoot);
@@ -79,12 +89,16 @@ describe('re-execution of states not kept', () => {
     for (const b of [6, 7])
       for (const o of [CALL, DIFF]) expect(await trace(b, o)).toBe(reference.get(`${b} ${o.tracer}`));
     expect(JSON.parse(await trace(7, CALL))[0].result.to).toBe(bytesToHex(addresses[6]!));
+    expect(await call()).toBe(reference.get('call'));
   });
 
-  it('writes nothing: the deleted roots stay deleted', async () => {
+  it('writes nothing: the deleted roots stay deleted, and out of the shared caches', async () => {
     const db = (chain as unknown as { db: ChainDB }).db;
     for (const n of [5, 6])
       expect(await db.get(keys.state((await chain.getHeader(hashes[n]!))!.stateRoot))).toBeUndefined();
+    const header = (await chain.getHeader(hashes[6]!))!;
+    const opened = openState(chain.replayBase(header).store, chain.commonAt(6n), header.stateRoot);
+    expect(await opened.stateManager.getAccount(new Address(addresses[6]!))).toBeUndefined();
   });
 
   it("counts the re-executed blocks' nodes against the request's memory budget", async () => {
