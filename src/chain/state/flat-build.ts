@@ -87,7 +87,7 @@ async function clearTable(table: FlatTable): Promise<void> {
 /** One slice: accounts from the cursor (each with all its slots) for about `sliceMs`, written with the new cursor. */
 async function buildSlice(table: FlatTable): Promise<number> {
   if (table.mode !== 'building' || table.cursor === undefined) return 0;
-  const deadline = performance.now() + (table.options.sliceMs ?? 20);
+  const deadline = performance.now() + table.sliceMs;
   const walker = new TrieWalker(table.readNode);
   const batch = new WriteBatch();
   let next: Uint8Array | undefined;

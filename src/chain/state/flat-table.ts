@@ -75,11 +75,14 @@ export class FlatTable implements FlatReader {
   /** Starts the build (flat-build.ts sets it, so this file does not import the build). */
   startBuild: (() => Promise<void>) | undefined;
   closed = false;
+  /** Longest stretch of build work between two yields (tests shorten it to have many slices). */
+  sliceMs: number;
 
   constructor(
     readonly db: ChainDB,
     readonly options: FlatTableOptions = {},
   ) {
+    this.sliceMs = options.sliceMs ?? 20;
     this.layers = new FlatLayers(options.layers ?? DEFAULT_FLAT_LAYER_LIMITS);
   }
 
