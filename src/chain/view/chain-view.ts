@@ -22,6 +22,7 @@ import { Lru } from '../db/lru.js';
 import type { CacheLimits } from '../base/cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from '../exec/call.js';
 import { EditedRoots } from '../state/edited-roots.js';
+import type { FlatTable } from '../state/flat-table.js';
 import { assertStateHeld, decodeSnapBase, type SnapBase } from '../state/snap-base.js';
 import { type KnownAccounts, openReadState, StateView } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
@@ -77,6 +78,8 @@ export class ChainView {
      * block's post-state it holds in memory, for that block's read view.
      */
     private readonly headState: HeadStateFollower,
+    /** The flat state (state/flat-table.ts): every head move's batch is written through it (`writeHead`). */
+    readonly flat: FlatTable,
   ) {
     this.stateViews = new Lru(limits.stateViews);
     this.callExecutors = new Lru(limits.callExecutors);

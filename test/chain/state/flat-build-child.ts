@@ -1,0 +1,27 @@
+/**
+ * Child process of the flat build's kill test: opens a dev chain (its flat table being built in the background),
+ * reports the build's cursor as it moves, and mines blocks of transfers meanwhile (head moves during the build).
+ */
+import { randomBytes } from 'node:crypto';
+import { addresses, mine, openDevChain, signedTx } from '../engine/fixtures.js';
+import { flatOf } from './flat-check.js';
+
+const chain = await openDevChain(process.argv[2]);
+const flat = flatOf(chain);
+// Slices of 1 ms: many cursor moves to be killed between.
+flat.sliceMs = 1;
+let nonce = await (await chain.stateAt('latest'))!.getNonce(addresses[1]);
+let last = '';
+const report = setInterval(() => {
+  const at = flat.mode === 'ready' ? 'ready' : flat.cursor === undefined ? flat.mode : flat.cursor[0].toString();
+  if (at !== last) process.stdout.write(`cursor ${at}\n`);
+  last = at;
+}, 1);
+report.unref();
+for (;;) {
+  const txs = Array.from({ length: 5 }, () =>
+    signedTx(chain, { from: 1, nonce: nonce++, to: randomBytes(20), value: 1n }),
+  );
+  await mine(chain, txs);
+  await new Promise((r) => setTimeout(r, 5));
+}

@@ -1,0 +1,140 @@
+/**
+ * The flat state (src/chain/state/flat-table.ts) equals a walk of the head's trie after every head move of a random
+ * dev run (transfers, storage writes, creations, self-destructs, a reorg, a rewind, state edits, bulk empty blocks),
+ * and its diff layers answer reads at the recent head states as the trie does.
+ */
+import { Address, bytesToHex, createAccount, createContractAddress, hexToBytes } from '@ethereumjs/util';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
+import { mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
+import { flatOf, flatReady, readerEntries, tableEntries, trieEntries } from './flat-check.js';
+
+/** Runtime: no calldata → SELFDESTRUCT to the caller; else SSTORE(word0, word1). Init stores slots 1 and 2. */
+const RUNTIME = '3615600d5760203560003555005b33ff';
+const INIT = hexToBytes(`0x600760015560096002556010601660003960106000f3${RUNTIME}`);
+
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+const word = (n: number) => {
+  const w = new Uint8Array(32);
+  new DataView(w.buffer).setUint32(28, n);
+  return w;
+};
+
+function contractAddress(from: Uint8Array, nonce: bigint): Uint8Array {
+  return createContractAddress(new Address(from), nonce).bytes;
+}
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function open(): Promise<Blockchain> {
+  const tmp = tempDir('flat-');
+  const chain = await openDevChain(tmp.dir);
+  cleanups.push(tmp.remove, () => chain.close());
+  await flatReady(chain);
+  return chain;
+}
+
+async function expectTableAtHead(chain: Blockchain): Promise<Map<string, string>> {
+  const root = flatOf(chain).root;
+  const trie = trieEntries(chain, root);
+  const view = (chain as unknown as { view: { stateRootAfter(h: unknown): Uint8Array } }).view;
+  expect(bytesToHex(root)).toBe(bytesToHex(view.stateRootAfter(chain.getHead().header)));
+  expect(flatOf(chain).covers(root)).toBe(true);
+  expect(await tableEntries(chain)).toEqual(trie);
+  return trie;
+}
+
+describe('flat state', () => {
+  it('equals the head trie after every block of a random run, and its layers answer recent states', async () => {
+    const chain = await open();
+    const random = rng(39);
+    const senders = [0, 1, 2];
+    const nonces = senders.map(() => 0n);
+    const devAddr = (i: number) => signedTx(chain, { from: i, nonce: 0n }).getSenderAddress().bytes;
+    const contracts: Uint8Array[] = [];
+    const states: { root: Uint8Array; trie: Map<string, string> }[] = [];
+    for (let b = 0; b < 30; b++) {
+      const txs = [];
+      for (const s of senders) {
+        const r = random();
+        const nonce = nonces[s]++;
+        if (r < 0.3) {
+          txs.push(signedTx(chain, { from: s, nonce, to: word(Math.floor(random() * 1e6)).subarray(12), value: 1n }));
+        } else if (r < 0.5 || contracts.length === 0) {
+          contracts.push(contractAddress(devAddr(s), nonce));
+          txs.push(signedTx(chain, { from: s, nonce, data: INIT, gasLimit: 200_000n }));
+        } else if (r < 0.6) {
+          const c = contracts.splice(Math.floor(random() * contracts.length), 1)[0];
+          txs.push(signedTx(chain, { from: s, nonce, to: c, gasLimit: 100_000n }));
+        } else {
+          const c = contracts[Math.floor(random() * contracts.length)];
+          const data = new Uint8Array(64);
+          data.set(word(Math.floor(random() * 5)), 0);
+          data.set(word(random() < 0.3 ? 0 : Math.floor(random() * 1000)), 32);
+          txs.push(signedTx(chain, { from: s, nonce, to: c, data, gasLimit: 100_000n }));
+        }
+      }
+      const { result } = await mine(chain, txs);
+      expect(result.status).toBe('head');
+      states.push({ root: chain.getHead().header.stateRoot, trie: await expectTableAtHead(chain) });
+    }
+    const last = states.at(-1)!.trie;
+    expect([...last.keys()].filter((k) => k.startsWith('6f')).length).toBeGreaterThan(10);
+    // Self-destructed contracts left the state (and so the table) with their slots.
+    expect(states.some((s, i) => i > 0 && s.trie.size < states[i - 1].trie.size)).toBe(true);
+    // The diff layers: a read at each recent state (not the head) answers as that state's trie.
+    for (const { root, trie } of states.slice(-10)) {
+      const keys = new Set([...trie.keys(), ...states.at(-1)!.trie.keys()]);
+      expect(readerEntries(chain, root, keys)).toEqual(trie);
+      const range = await flatOf(chain).accountRange(root, new Uint8Array(32), 1000, 1 << 20);
+      const accounts = [...trie].filter(([k]) => k.startsWith('61'));
+      expect(range!.map((e) => [`61${bytesToHex(e.key).slice(2)}`, bytesToHex(e.value).slice(2)])).toEqual(accounts);
+    }
+  });
+
+  it('follows a reorg, a rewind, state edits and bulk empty blocks', async () => {
+    const chain = await open();
+    const fork = chain.getHead().hash();
+    for (let i = 0; i < 3; i++)
+      await mine(chain, [signedTx(chain, { from: 0, nonce: BigInt(i), to: word(7 + i).subarray(12), value: 5n })]);
+    await expectTableAtHead(chain);
+    // A heavier side chain from the fork point: one diff from the old head's state to the new one's.
+    let parent = fork;
+    for (let i = 0; i < 5; i++) {
+      const atBlock = BigInt(i + 1);
+      const tx = signedTx(chain, { from: 1, nonce: BigInt(i), to: word(100 + i).subarray(12), value: 9n }, atBlock);
+      const header = (await chain.getHeader(parent))!;
+      const { block } = await mine(chain, [tx], { parentHash: parent, timestamp: header.timestamp + 11n });
+      parent = block.hash();
+    }
+    expect(chain.getHead().hash()).toEqual(parent);
+    await expectTableAtHead(chain);
+    await chain.rewindTo(2n);
+    await expectTableAtHead(chain);
+    await chain.editHeadState(async (state) => {
+      await state.putAccount(new Address(word(4242).subarray(12)), createAccount({ balance: 77n }));
+      await state.putStorage(new Address(word(4242).subarray(12)), word(1), hexToBytes('0x2a'));
+    });
+    const edited = await expectTableAtHead(chain);
+    expect([...edited.keys()].some((k) => k.startsWith('6f'))).toBe(true);
+    await chain.restoreEditedState(new Map());
+    await expectTableAtHead(chain);
+    await chain.extendHead({
+      count: 20,
+      coinbase: word(99).subarray(12),
+      seal: async (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
+    });
+    expect(chain.getHead().header.number).toBe(22n);
+    await expectTableAtHead(chain);
+  });
+});
