@@ -7,7 +7,10 @@ import { Address, bytesToHex, createAccount, createContractAddress, hexToBytes }
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
-import { flatOf, flatReady, readerEntries, tableEntries, trieEntries } from './flat-check.js';
+import { WriteBatch } from '../../../src/chain/db/chain-db.js';
+import { keys } from '../../../src/chain/db/keys.js';
+import { encodeFlatMeta } from '../../../src/chain/state/flat-table.js';
+import { dbOf, flatOf, flatReady, readerEntries, tableEntries, trieEntries } from './flat-check.js';
 
 /** Runtime: no calldata → SELFDESTRUCT to the caller; else SSTORE(word0, word1). Init stores slots 1 and 2. */
 const RUNTIME = '3615600d5760203560003555005b33ff';
@@ -136,5 +139,32 @@ describe('flat state', () => {
     });
     expect(chain.getHead().header.number).toBe(22n);
     await expectTableAtHead(chain);
+  });
+
+  it('is rebuilt when dropped (the snap handover), clearing stale keys, and caught up when behind', async () => {
+    const tmp = tempDir('flat-');
+    let chain = await openDevChain(tmp.dir);
+    cleanups.push(tmp.remove);
+    try {
+      await flatReady(chain);
+      for (let i = 0; i < 3; i++)
+        await mine(chain, [signedTx(chain, { from: 0, nonce: BigInt(i), to: word(50 + i).subarray(12), value: 1n })]);
+      const stale = keys.flatAccount(new Uint8Array(32).fill(0xee));
+      await dbOf(chain).write(new WriteBatch().put(stale, Uint8Array.of(1)));
+      const head = chain.getHead().header.stateRoot;
+      await flatOf(chain).writeHead(new WriteBatch(), head, true);
+      expect(flatOf(chain).covers(head)).toBe(false);
+      await flatReady(chain);
+      await expectTableAtHead(chain);
+      // A table left behind the head (a version without it moved the head): the diff catches it up at open.
+      const behind = (await chain.getBlock(1n))!.header.stateRoot;
+      await dbOf(chain).write(new WriteBatch().put(keys.meta('flatState'), encodeFlatMeta({ root: behind })));
+      await chain.close();
+      chain = await openDevChain(tmp.dir);
+      expect(flatOf(chain).mode).toBe('ready');
+      await expectTableAtHead(chain);
+    } finally {
+      await chain.close();
+    }
   });
 });
