@@ -74,8 +74,10 @@ export class FlatTable implements FlatReader {
   /** While building: the first account key not yet written. */
   cursor: Uint8Array | undefined;
   readonly layers: FlatLayers;
+  /** How many times a move's diff failed and the table was dropped for a rebuild (tests assert none). */
+  rebuilds = 0;
   /** Decoded nodes of the last diffs (trie-walk.ts), for the next one's old side. */
-  private readonly decoded = new Lru<string, Node>(16_384);
+  private readonly decoded = new Lru<string, Node>(4096);
   /** A move's write is in flight: the table is between two states. */
   private moving = false;
   private lock: Promise<void> = Promise.resolve();
@@ -125,9 +127,11 @@ export class FlatTable implements FlatReader {
   resumeBuild(): void {
     if (this.closed || this.background !== undefined || this.startBuild === undefined) return;
     if (this.mode !== 'clearing' && this.mode !== 'building') return;
-    this.background = this.startBuild().finally(() => {
-      this.background = undefined;
-    });
+    this.background = this.startBuild()
+      .catch((err) => this.options.log?.info('flat state build failed', { error: String(err) }))
+      .finally(() => {
+        this.background = undefined;
+      });
   }
 
   /** Stops the background work (it resumes from its cursor at the next open). */
@@ -165,11 +169,12 @@ export class FlatTable implements FlatReader {
         try {
           reverse = this.stageDiff(batch, newRoot);
         } catch (err) {
-          if (!(err instanceof MissingTrieNodeError)) throw err;
+          // Never fail the head move for the table's sake: it is dropped (in this batch) and built again.
           this.options.log?.info('flat state: the diff to the new head cannot be walked, rebuilding', {
-            reason: err.message,
+            reason: err instanceof MissingTrieNodeError ? err.message : String(err),
           });
           dropped = true;
+          this.rebuilds++;
         }
       }
       if (dropped) batch.del(keys.meta('flatState'));

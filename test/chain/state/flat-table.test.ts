@@ -53,6 +53,7 @@ async function expectTableAtHead(chain: Blockchain): Promise<Map<string, string>
   const view = (chain as unknown as { view: { stateRootAfter(h: unknown): Uint8Array } }).view;
   expect(bytesToHex(root)).toBe(bytesToHex(view.stateRootAfter(chain.getHead().header)));
   expect(flatOf(chain).covers(root)).toBe(true);
+  expect(flatOf(chain).rebuilds).toBe(0);
   expect(await tableEntries(chain)).toEqual(trie);
   return trie;
 }
