@@ -103,6 +103,17 @@ describe('flat state', () => {
       const range = await flatOf(chain).accountRange(root, new Uint8Array(32), 1000, 1 << 20);
       const accounts = [...trie].filter(([k]) => k.startsWith('61'));
       expect(range!.map((e) => [`61${bytesToHex(e.key).slice(2)}`, bytesToHex(e.value).slice(2)])).toEqual(accounts);
+      // One account's slots, from the start and from a later key, with a count bound.
+      const owner = [...trie.keys()].find((k) => k.startsWith('6f'))!.slice(2, 66);
+      const slots = [...trie].filter(([k]) => k.startsWith(`6f${owner}`));
+      const ownerKey = hexToBytes(`0x${owner}`);
+      const all = await flatOf(chain).storageRange(root, ownerKey, new Uint8Array(32), 1000, 1 << 20);
+      expect(all!.map((e) => [`6f${owner}${bytesToHex(e.key).slice(2)}`, bytesToHex(e.value).slice(2)])).toEqual(slots);
+      if (slots.length > 1) {
+        const from = hexToBytes(`0x${slots[1][0].slice(66)}`);
+        const tail = await flatOf(chain).storageRange(root, ownerKey, from, 1, 1 << 20);
+        expect(tail!.map((e) => bytesToHex(e.key).slice(2))).toEqual([slots[1][0].slice(66)]);
+      }
     }
   });
 
