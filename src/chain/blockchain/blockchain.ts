@@ -86,7 +86,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   ) {
     super();
     const { rules } = opts;
-    const flat = new FlatTable(db, { ...(opts.log ? { log: opts.log } : {}), layers: flatLayerLimits(opts) });
+    const flat = new FlatTable(db, nodes, { ...(opts.log ? { log: opts.log } : {}), layers: flatLayerLimits(opts) });
     this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm, flat);
     this.validator = new BlockValidator(store, rules, opts.noProof === true ? undefined : opts.seal, federation);
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);

@@ -10,13 +10,15 @@
  * the trie.
  */
 import { RLP } from '@ethereumjs/rlp';
-import { bytesToHex, bytesToUnprefixedHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
+import { equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import type { ProgressLogger } from '../base/progress-log.js';
 import { type ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys, Tag } from '../db/keys.js';
 import type { FlatEntry, FlatReader } from './flat-reader.js';
-import { DEFAULT_FLAT_LAYER_LIMITS, type FlatLayerLimits, FlatLayers } from './flat-layers.js';
-import { MissingTrieNodeError, type NodeReader, TrieWalker } from './trie-walk.js';
+import { DEFAULT_FLAT_LAYER_LIMITS, type FlatLayerLimits, FlatLayers, flatKeyHex } from './flat-layers.js';
+import type { TrieNodeStore } from './trie-db.js';
+import { Lru } from '../db/lru.js';
+import { MissingTrieNodeError, type Node, type NodeReader, TrieWalker } from './trie-walk.js';
 
 const NO_ROOT = new Uint8Array(0);
 
@@ -25,10 +27,15 @@ export function walkRoot(root: Uint8Array): Uint8Array {
   return equalsBytes(root, KECCAK256_RLP) ? NO_ROOT : root;
 }
 
-/** An account leaf's storage root in walk form (no account: the empty trie). */
+/**
+ * An account leaf's storage root in walk form (no account: the empty trie). The leaf is RLP [nonce, balance,
+ * storageRoot, codeHash] whose last two items are always 32-byte strings (0xa0 + 32 bytes): sliced, not decoded
+ * (the RLP decoder was most of a new account's cost in a block's diff).
+ */
 export function storageRootOf(account: Uint8Array | null): Uint8Array {
   if (account === null) return NO_ROOT;
-  return walkRoot((RLP.decode(account) as Uint8Array[])[2]);
+  const end = account.length - 33;
+  return walkRoot(account.subarray(end - 32, end));
 }
 
 /** What the table holds: ready at `root`, or being built (keys below `cursor` equal `root`'s state). */
@@ -67,6 +74,10 @@ export class FlatTable implements FlatReader {
   /** While building: the first account key not yet written. */
   cursor: Uint8Array | undefined;
   readonly layers: FlatLayers;
+  /** How many times a move's diff failed and the table was dropped for a rebuild (tests assert none). */
+  rebuilds = 0;
+  /** Decoded nodes of the last diffs (trie-walk.ts), for the next one's old side. */
+  private readonly decoded = new Lru<string, Node>(4096);
   /** A move's write is in flight: the table is between two states. */
   private moving = false;
   private lock: Promise<void> = Promise.resolve();
@@ -80,6 +91,7 @@ export class FlatTable implements FlatReader {
 
   constructor(
     readonly db: ChainDB,
+    private readonly nodes: TrieNodeStore,
     readonly options: FlatTableOptions = {},
   ) {
     this.sliceMs = options.sliceMs ?? 20;
@@ -115,9 +127,11 @@ export class FlatTable implements FlatReader {
   resumeBuild(): void {
     if (this.closed || this.background !== undefined || this.startBuild === undefined) return;
     if (this.mode !== 'clearing' && this.mode !== 'building') return;
-    this.background = this.startBuild().finally(() => {
-      this.background = undefined;
-    });
+    this.background = this.startBuild()
+      .catch((err) => this.options.log?.info('flat state build failed', { error: String(err) }))
+      .finally(() => {
+        this.background = undefined;
+      });
   }
 
   /** Stops the background work (it resumes from its cursor at the next open). */
@@ -155,11 +169,12 @@ export class FlatTable implements FlatReader {
         try {
           reverse = this.stageDiff(batch, newRoot);
         } catch (err) {
-          if (!(err instanceof MissingTrieNodeError)) throw err;
+          // Never fail the head move for the table's sake: it is dropped (in this batch) and built again.
           this.options.log?.info('flat state: the diff to the new head cannot be walked, rebuilding', {
-            reason: err.message,
+            reason: err instanceof MissingTrieNodeError ? err.message : String(err),
           });
           dropped = true;
+          this.rebuilds++;
         }
       }
       if (dropped) batch.del(keys.meta('flatState'));
@@ -187,13 +202,13 @@ export class FlatTable implements FlatReader {
 
   /** Stages the diff from the table's root to `newRoot` (below the cursor while building); returns the reverse diff. */
   private stageDiff(batch: WriteBatch, newRoot: Uint8Array): Map<string, Uint8Array | null> {
-    const walker = new TrieWalker(this.readerWith(batch));
+    const walker = new TrieWalker(this.readerWith(batch), this.decoded);
     const cursor = this.cursor;
     const reverse = new Map<string, Uint8Array | null>();
     const change = (key: Uint8Array, before: Uint8Array | null, after: Uint8Array | null) => {
       if (after === null) batch.del(key);
       else batch.put(key, after);
-      reverse.set(bytesToHex(key), before);
+      reverse.set(flatKeyHex(key), before);
     };
     walker.diff(walkRoot(this.root), walkRoot(newRoot), (account, before, after) => {
       if (cursor !== undefined && compareBytes(account, cursor) >= 0) return;
@@ -206,19 +221,18 @@ export class FlatTable implements FlatReader {
     return reverse;
   }
 
-  /** Node reads for a move's diff: stored nodes, then the ones only in the move's own batch. */
+  /**
+   * Node reads for a move's diff: the new state's nodes are mostly in the move's own batch, the old state's mostly
+   * in the node LRU (recent blocks' nodes); the rest from LevelDB (or the write-behind queue).
+   */
   private readerWith(batch: WriteBatch): NodeReader {
-    let pending: Map<string, Uint8Array> | undefined;
+    const pending = new Map<string, Uint8Array>();
+    for (const op of batch.ops)
+      if (op.type === 'put' && op.key.length === 33 && op.key[0] === Tag.state)
+        pending.set(hexOf(op.key.subarray(1)), op.value);
     return (hash) => {
-      const stored = this.readNode(hash);
-      if (stored !== undefined) return stored;
-      if (pending === undefined) {
-        pending = new Map();
-        for (const op of batch.ops)
-          if (op.type === 'put' && op.key.length === 33 && op.key[0] === Tag.state)
-            pending.set(bytesToUnprefixedHex(op.key.subarray(1)), op.value);
-      }
-      return pending.get(bytesToUnprefixedHex(hash));
+      const hex = hexOf(hash);
+      return pending.get(hex) ?? this.nodes.readNow(hex, false);
     };
   }
 
@@ -285,7 +299,7 @@ export class FlatTable implements FlatReader {
     if (from === undefined) return undefined;
     const iterator = this.db.entriesNow({ gte, lt });
     if (iterator === undefined) return undefined;
-    const [gteHex, ltHex] = [bytesToHex(gte), bytesToHex(lt)];
+    const [gteHex, ltHex] = [flatKeyHex(gte), flatKeyHex(lt)];
     const overrides = from < 0 ? [] : [...this.layers.overrides(from)].filter(([k]) => k >= gteHex && k < ltHex);
     overrides.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const out: FlatEntry[] = [];
@@ -307,7 +321,7 @@ export class FlatTable implements FlatReader {
           p = 0;
         }
         const stored = p < page.length ? page[p] : undefined;
-        const storedHex = stored === undefined ? undefined : bytesToHex(stored[0]);
+        const storedHex = stored === undefined ? undefined : flatKeyHex(stored[0]);
         const override = o < overrides.length ? overrides[o] : undefined;
         if (stored === undefined && override === undefined) break;
         let more: boolean;
@@ -328,8 +342,11 @@ export class FlatTable implements FlatReader {
   }
 }
 
+const hexOf = (bytes: Uint8Array): string =>
+  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+
 function hexKey(hex: string): Uint8Array {
-  return Buffer.from(hex.slice(2), 'hex');
+  return Buffer.from(hex, 'hex');
 }
 
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {

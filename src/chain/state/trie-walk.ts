@@ -10,7 +10,7 @@ import { equalsBytes } from '@ethereumjs/util';
 /** A child reference: a node hash (32 bytes), nothing (empty bytes), or a node under 32 bytes inlined (its list). */
 type Ref = Uint8Array | unknown[];
 /** A decoded node; `leaf` and `ext` may be virtual (a real one's tail below the nibble the walk has reached). */
-type Node =
+export type Node =
   | { readonly t: 'branch'; readonly children: readonly Ref[] }
   | { readonly t: 'ext'; readonly path: readonly number[]; readonly child: Ref }
   | { readonly t: 'leaf'; readonly path: readonly number[]; readonly value: Uint8Array };
@@ -52,6 +52,40 @@ function decodeList(list: unknown[]): Node {
   return leaf ? { t: 'leaf', path, value: list[1] as Uint8Array } : { t: 'ext', path, child: list[1] as Ref };
 }
 
+/**
+ * A stored node's bytes decoded. Branches (most of what a diff reads) are parsed here: 16 children that are each
+ * empty (0x80), a hash (0xa0 + 32 bytes) or an inlined short node, then an empty value; the generic RLP decoder cost
+ * about half of a block's diff. Anything else goes through it.
+ */
+function decodeNode(bytes: Uint8Array): Node {
+  const first = bytes[0];
+  let pos = first >= 0xf8 ? 1 + (first - 0xf7) : 1;
+  if (first >= 0xf8 && bytes.length > 60) {
+    const children: Ref[] = new Array(16);
+    for (let i = 0; i < 16; i++) {
+      const b = bytes[pos];
+      // A node of another shape (a long leaf) fails one of these checks or the final one, and is decoded generically.
+      if (pos + (b === 0xa0 ? 33 : b >= 0xc0 ? 1 + b - 0xc0 : 1) > bytes.length - 1) break;
+      if (b === 0x80) {
+        children[i] = EMPTY;
+        pos++;
+      } else if (b === 0xa0) {
+        children[i] = bytes.subarray(pos + 1, pos + 33);
+        pos += 33;
+      } else if (b >= 0xc0 && b <= 0xf7) {
+        children[i] = RLP.decode(bytes.subarray(pos, pos + 1 + b - 0xc0)) as unknown[];
+        pos += 1 + b - 0xc0;
+      } else {
+        break;
+      }
+    }
+    if (children[15] !== undefined && bytes[pos] === 0x80 && pos + 1 === bytes.length) return { t: 'branch', children };
+  }
+  return decodeList(RLP.decode(bytes) as unknown[]);
+}
+
+const EMPTY = new Uint8Array(0);
+
 function samePath(a: readonly number[], b: readonly number[]): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -70,17 +104,31 @@ export function keyToNibbles(key: Uint8Array): number[] {
   return out;
 }
 
+/** Decoded nodes by hash (hex) kept between walks: a block's diff reads as old the nodes the last one read as new. */
+export interface DecodedNodes {
+  get(hex: string): Node | undefined;
+  set(hex: string, node: Node): void;
+}
+
 export class TrieWalker {
-  constructor(private readonly read: NodeReader) {}
+  constructor(
+    private readonly read: NodeReader,
+    private readonly decoded?: DecodedNodes,
+  ) {}
 
   private resolve(item: Item): Node | undefined {
     if (isEmpty(item)) return undefined;
     if (isNode(item)) return item;
     if (Array.isArray(item)) return decodeList(item);
     const hash = item as Uint8Array;
+    const hex = this.decoded === undefined ? '' : Buffer.from(hash.buffer, hash.byteOffset, 32).toString('hex');
+    const known = this.decoded?.get(hex);
+    if (known !== undefined) return known;
     const bytes = this.read(hash);
     if (bytes === undefined) throw new MissingTrieNodeError(hash);
-    return decodeList(RLP.decode(bytes) as unknown[]);
+    const node = decodeNode(bytes);
+    this.decoded?.set(hex, node);
+    return node;
   }
 
   /** Cheap equality (hashes, inlined nodes, virtual tails): false may still be equal, and the walk then descends. */
@@ -126,7 +174,12 @@ export class TrieWalker {
     }
     const ea = this.expand(na);
     const eb = this.expand(nb);
-    for (let i = 0; i < 16; i++) this.diffItems(ea[i], eb[i], [...prefix, i], onChange);
+    for (let i = 0; i < 16; i++) {
+      if (isEmpty(ea[i]) && isEmpty(eb[i])) continue;
+      prefix.push(i);
+      this.diffItems(ea[i], eb[i], prefix, onChange);
+      prefix.pop();
+    }
   }
 
   private leavesOf(

@@ -7,7 +7,10 @@ import { Address, bytesToHex, createAccount, createContractAddress, hexToBytes }
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
-import { flatOf, flatReady, readerEntries, tableEntries, trieEntries } from './flat-check.js';
+import { WriteBatch } from '../../../src/chain/db/chain-db.js';
+import { keys } from '../../../src/chain/db/keys.js';
+import { encodeFlatMeta } from '../../../src/chain/state/flat-table.js';
+import { dbOf, flatOf, flatReady, readerEntries, tableEntries, trieEntries } from './flat-check.js';
 
 /** Runtime: no calldata → SELFDESTRUCT to the caller; else SSTORE(word0, word1). Init stores slots 1 and 2. */
 const RUNTIME = '3615600d5760203560003555005b33ff';
@@ -50,6 +53,7 @@ async function expectTableAtHead(chain: Blockchain): Promise<Map<string, string>
   const view = (chain as unknown as { view: { stateRootAfter(h: unknown): Uint8Array } }).view;
   expect(bytesToHex(root)).toBe(bytesToHex(view.stateRootAfter(chain.getHead().header)));
   expect(flatOf(chain).covers(root)).toBe(true);
+  expect(flatOf(chain).rebuilds).toBe(0);
   expect(await tableEntries(chain)).toEqual(trie);
   return trie;
 }
@@ -99,6 +103,17 @@ describe('flat state', () => {
       const range = await flatOf(chain).accountRange(root, new Uint8Array(32), 1000, 1 << 20);
       const accounts = [...trie].filter(([k]) => k.startsWith('61'));
       expect(range!.map((e) => [`61${bytesToHex(e.key).slice(2)}`, bytesToHex(e.value).slice(2)])).toEqual(accounts);
+      // One account's slots, from the start and from a later key, with a count bound.
+      const owner = [...trie.keys()].find((k) => k.startsWith('6f'))!.slice(2, 66);
+      const slots = [...trie].filter(([k]) => k.startsWith(`6f${owner}`));
+      const ownerKey = hexToBytes(`0x${owner}`);
+      const all = await flatOf(chain).storageRange(root, ownerKey, new Uint8Array(32), 1000, 1 << 20);
+      expect(all!.map((e) => [`6f${owner}${bytesToHex(e.key).slice(2)}`, bytesToHex(e.value).slice(2)])).toEqual(slots);
+      if (slots.length > 1) {
+        const from = hexToBytes(`0x${slots[1][0].slice(66)}`);
+        const tail = await flatOf(chain).storageRange(root, ownerKey, from, 1, 1 << 20);
+        expect(tail!.map((e) => bytesToHex(e.key).slice(2))).toEqual([slots[1][0].slice(66)]);
+      }
     }
   });
 
@@ -136,5 +151,32 @@ describe('flat state', () => {
     });
     expect(chain.getHead().header.number).toBe(22n);
     await expectTableAtHead(chain);
+  });
+
+  it('is rebuilt when dropped (the snap handover), clearing stale keys, and caught up when behind', async () => {
+    const tmp = tempDir('flat-');
+    let chain = await openDevChain(tmp.dir);
+    cleanups.push(tmp.remove);
+    try {
+      await flatReady(chain);
+      for (let i = 0; i < 3; i++)
+        await mine(chain, [signedTx(chain, { from: 0, nonce: BigInt(i), to: word(50 + i).subarray(12), value: 1n })]);
+      const stale = keys.flatAccount(new Uint8Array(32).fill(0xee));
+      await dbOf(chain).write(new WriteBatch().put(stale, Uint8Array.of(1)));
+      const head = chain.getHead().header.stateRoot;
+      await flatOf(chain).writeHead(new WriteBatch(), head, true);
+      expect(flatOf(chain).covers(head)).toBe(false);
+      await flatReady(chain);
+      await expectTableAtHead(chain);
+      // A table left behind the head (a version without it moved the head): the diff catches it up at open.
+      const behind = (await chain.getBlock(1n))!.header.stateRoot;
+      await dbOf(chain).write(new WriteBatch().put(keys.meta('flatState'), encodeFlatMeta({ root: behind })));
+      await chain.close();
+      chain = await openDevChain(tmp.dir);
+      expect(flatOf(chain).mode).toBe('ready');
+      await expectTableAtHead(chain);
+    } finally {
+      await chain.close();
+    }
   });
 });
