@@ -6,6 +6,7 @@
  * slices and change only the keys below the cursor (the walk reads the new head's trie from the cursor on).
  */
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import { equalsBytes } from '@ethereumjs/util';
 import { ProgressLog } from '../base/progress-log.js';
 import { WriteBatch } from '../db/chain-db.js';
 import { keys, Tag } from '../db/keys.js';
@@ -84,29 +85,87 @@ async function clearTable(table: FlatTable): Promise<void> {
   }
 }
 
-/** One slice: accounts from the cursor (each with all its slots) for about `sliceMs`, written with the new cursor. */
+/**
+ * One slice: accounts from the cursor, each with its slots, for about `sliceMs`, written with the new cursor. A
+ * slice may end inside an account's storage (a large contract): the cursor is then that account's key and the next
+ * slot's, and the next slice goes on from there.
+ */
 async function buildSlice(table: FlatTable): Promise<number> {
-  if (table.mode !== 'building' || table.cursor === undefined) return 0;
+  const cursor = table.cursor;
+  if (table.mode !== 'building' || cursor === undefined) return 0;
   const deadline = performance.now() + table.sliceMs;
   const walker = new TrieWalker(table.readNode);
   const batch = new WriteBatch();
   let next: Uint8Array | undefined;
-  let count = 0;
-  const finished = walker.leavesFrom(walkRoot(table.root), table.cursor, (account, value) => {
-    if (count > 0 && performance.now() > deadline) {
-      next = account;
-      return false;
-    }
+  let accounts = 0;
+  let written = 0;
+  const expired = () => written > 0 && performance.now() > deadline;
+  /** Writes `account` and its slots from `slotFrom`; false when the slice ended inside its storage (`next` set). */
+  const writeAccount = (account: Uint8Array, value: Uint8Array, slotFrom: Uint8Array): boolean => {
     batch.put(keys.flatAccount(account), value);
+    accounts++;
+    written++;
     const storage = storageRootOf(value);
-    if (storage.length > 0) walker.leaves(storage, (slot, v) => batch.put(keys.flatStorage(account, slot), v));
-    count++;
-    return true;
-  });
-  const cursor = finished ? undefined : next;
-  batch.put(keys.meta('flatState'), encodeFlatMeta({ root: table.root, cursor }));
+    if (storage.length === 0) return true;
+    return walker.leavesFrom(storage, slotFrom, (slot, v) => {
+      if (expired()) {
+        next = concat(account, slot);
+        return false;
+      }
+      batch.put(keys.flatStorage(account, slot), v);
+      written++;
+      return true;
+    });
+  };
+  const root = walkRoot(table.root);
+  let from: Uint8Array | undefined = cursor.subarray(0, 32);
+  let finished = false;
+  if (cursor.length === 64) {
+    // Inside an account's storage: that account (if the head still has it) from the cursor's slot, then the rest.
+    const account = from;
+    let value: Uint8Array | undefined;
+    walker.leavesFrom(root, account, (key, v) => {
+      if (equalsBytes(key, account)) value = v;
+      return false;
+    });
+    const done = value === undefined || writeAccount(account, value, cursor.subarray(32));
+    from = done ? increment(account) : undefined;
+    finished = done && from === undefined;
+  }
+  if (from !== undefined)
+    finished = walker.leavesFrom(root, from, (account, value) => {
+      if (expired()) {
+        next = account;
+        return false;
+      }
+      return writeAccount(account, value, ZERO_KEY);
+    });
+  const moved = finished ? undefined : next;
+  batch.put(keys.meta('flatState'), encodeFlatMeta({ root: table.root, cursor: moved }));
   await table.db.write(batch);
-  table.cursor = cursor;
+  table.cursor = moved;
   if (finished) table.mode = 'ready';
-  return count;
+  return accounts;
+}
+
+const ZERO_KEY = new Uint8Array(32);
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+/** The key after `key` (undefined after the last one). */
+function increment(key: Uint8Array): Uint8Array | undefined {
+  const out = Uint8Array.from(key);
+  for (let i = out.length - 1; i >= 0; i--) {
+    if (out[i] < 0xff) {
+      out[i]++;
+      return out;
+    }
+    out[i] = 0;
+  }
+  return undefined;
 }

@@ -71,7 +71,7 @@ export class FlatTable implements FlatReader {
   root: Uint8Array = KECCAK256_RLP;
   /** The head's state root as the last move left it (what a build starts from). */
   headRoot: Uint8Array = KECCAK256_RLP;
-  /** While building: the first account key not yet written. */
+  /** While building: the first account key not yet written, or an account's key and its first slot not written. */
   cursor: Uint8Array | undefined;
   readonly layers: FlatLayers;
   /** How many times a move's diff failed and the table was dropped for a rebuild (tests assert none). */
@@ -203,7 +203,10 @@ export class FlatTable implements FlatReader {
   /** Stages the diff from the table's root to `newRoot` (below the cursor while building); returns the reverse diff. */
   private stageDiff(batch: WriteBatch, newRoot: Uint8Array): Map<string, Uint8Array | null> {
     const walker = new TrieWalker(this.readerWith(batch), this.decoded);
-    const cursor = this.cursor;
+    // While building: accounts below the cursor's account are in the table; the cursor's own account is too when
+    // the cursor is inside its storage, with its slots below the cursor's slot.
+    const cursorAccount = this.cursor?.subarray(0, 32);
+    const cursorSlot = this.cursor !== undefined && this.cursor.length === 64 ? this.cursor.subarray(32) : undefined;
     const reverse = new Map<string, Uint8Array | null>();
     const change = (key: Uint8Array, before: Uint8Array | null, after: Uint8Array | null) => {
       if (after === null) batch.del(key);
@@ -211,12 +214,16 @@ export class FlatTable implements FlatReader {
       reverse.set(flatKeyHex(key), before);
     };
     walker.diff(walkRoot(this.root), walkRoot(newRoot), (account, before, after) => {
-      if (cursor !== undefined && compareBytes(account, cursor) >= 0) return;
+      const order = cursorAccount === undefined ? -1 : compareBytes(account, cursorAccount);
+      if (order > 0 || (order === 0 && cursorSlot === undefined)) return;
       change(keys.flatAccount(account), before, after);
       const storageBefore = storageRootOf(before);
       const storageAfter = storageRootOf(after);
       if (equalsBytes(storageBefore, storageAfter)) return;
-      walker.diff(storageBefore, storageAfter, (slot, b, a) => change(keys.flatStorage(account, slot), b, a));
+      walker.diff(storageBefore, storageAfter, (slot, b, a) => {
+        if (order === 0 && compareBytes(slot, cursorSlot!) >= 0) return;
+        change(keys.flatStorage(account, slot), b, a);
+      });
     });
     return reverse;
   }

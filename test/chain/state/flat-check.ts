@@ -1,11 +1,15 @@
 /** Test helpers for the flat state: the table (or a diff-layer read) against a walk of the trie. */
-import { bytesToHex } from '@ethereumjs/util';
+import { Address, bytesToHex } from '@ethereumjs/util';
 import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import type { ChainDB } from '../../../src/chain/db/chain-db.js';
 import { Tag } from '../../../src/chain/db/keys.js';
 import type { FlatTable } from '../../../src/chain/state/flat-table.js';
 import { storageRootOf, walkRoot } from '../../../src/chain/state/flat-table.js';
 import { TrieWalker } from '../../../src/chain/state/trie-walk.js';
+
+/** The kill test's contract with many slots (its child edits them during the build). */
+export const BIG = new Address(new Uint8Array(20).fill(0xb1));
+export const slotKey = (s: number) => Uint8Array.from(Buffer.from(s.toString(16).padStart(64, '0'), 'hex'));
 
 export function flatOf(chain: Blockchain): FlatTable {
   return (chain as unknown as { view: { flat: FlatTable } }).view.flat;

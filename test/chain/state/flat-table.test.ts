@@ -5,7 +5,9 @@
  */
 import { Address, bytesToHex, createAccount, createContractAddress, hexToBytes } from '@ethereumjs/util';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
+import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
+import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
+import { dev } from '../../../src/chain/networks/index.js';
 import { mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
 import { WriteBatch } from '../../../src/chain/db/chain-db.js';
 import { keys } from '../../../src/chain/db/keys.js';
@@ -178,5 +180,24 @@ describe('flat state', () => {
     } finally {
       await chain.close();
     }
+  });
+
+  it('logs the build: its start, and its end with the accounts written', async () => {
+    const tmp = tempDir('flat-');
+    cleanups.push(tmp.remove);
+    const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
+    const chain = await Blockchain.open({
+      dataDir: tmp.dir,
+      network: engineNetworkOf(dev),
+      rules: etcEngineRules(dev),
+      noProof: true,
+      log: { info: (msg, fields) => lines.push({ msg, ...(fields ? { fields } : {}) }) },
+    });
+    cleanups.push(() => chain.close());
+    await flatOf(chain).writeHead(new WriteBatch(), chain.getHead().header.stateRoot, true);
+    await flatReady(chain);
+    const accounts = [...trieEntries(chain, chain.getHead().header.stateRoot).keys()].filter((k) => k.startsWith('61'));
+    expect(lines.map((l) => l.msg)).toEqual(['flat state build started', 'flat state built']);
+    expect(lines[1].fields?.accounts).toBe(accounts.length);
   });
 });
