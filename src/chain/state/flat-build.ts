@@ -54,6 +54,7 @@ async function runBuild(table: FlatTable): Promise<void> {
   } catch (err) {
     // The head's state cannot be walked (not all held): the table stays unbuilt and readers use the trie.
     if (!(err instanceof MissingTrieNodeError)) throw err;
+    table.stalled = true;
     log?.info('flat state build stopped', { reason: err.message });
   }
 }

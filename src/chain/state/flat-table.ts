@@ -83,6 +83,8 @@ export class FlatTable implements FlatReader {
   private lock: Promise<void> = Promise.resolve();
   /** The background build or clear, while one runs. */
   private background: Promise<void> | undefined;
+  /** The build stopped on a state it cannot walk: tried again only after a rebuild is asked for (or a restart). */
+  stalled = false;
   /** Starts the build (flat-build.ts sets it, so this file does not import the build). */
   startBuild: (() => Promise<void>) | undefined;
   closed = false;
@@ -125,12 +127,17 @@ export class FlatTable implements FlatReader {
 
   /** Runs the background build or clear when the table needs one and none runs. */
   resumeBuild(): void {
-    if (this.closed || this.background !== undefined || this.startBuild === undefined) return;
+    if (this.closed || this.stalled || this.background !== undefined || this.startBuild === undefined) return;
     if (this.mode !== 'clearing' && this.mode !== 'building') return;
     this.background = this.startBuild()
-      .catch((err) => this.options.log?.info('flat state build failed', { error: String(err) }))
+      .catch((err) => {
+        this.stalled = true;
+        this.options.log?.info('flat state build failed', { error: String(err) });
+      })
       .finally(() => {
         this.background = undefined;
+        // A rebuild asked for while a build ran (the snap handover) starts once that one has stopped.
+        this.resumeBuild();
       });
   }
 
@@ -188,6 +195,7 @@ export class FlatTable implements FlatReader {
       }
       this.headRoot = newRoot;
       if (dropped) {
+        this.stalled = false;
         this.mode = 'clearing';
         this.cursor = undefined;
         this.layers.clear();
