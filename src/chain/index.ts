@@ -144,7 +144,7 @@ export { importHistory } from './archive/history-import.js';
 export { encodeRlp, type RlpItem } from './codec/rlp-encode.js';
 export { decodeRlpList, decodeRlpViews } from './codec/rlp-views.js';
 export { serializedBlockLength } from './codec/tx-bytes.js';
-export { accountTrieOf, storageTrieOf, trieRange } from './state/trie-range.js';
+export { accountTrieOf, flatAccountOf, stateRange, storageTrieOf, trieRange } from './state/trie-range.js';
 export { buildRangeTrie, type RangeEntry } from './view/snap-store.js';
 export { type ProvenRange, verifyRangeWithProof } from './state/range-proof.js';
 

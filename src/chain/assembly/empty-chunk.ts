@@ -148,7 +148,7 @@ export class EmptyChunkBuilder {
     }
     ledger.writeTo(batch);
     store.stageHead(batch, parent.hash());
-    await this.p.db.write(batch);
+    await view.flat.writeHead(batch, parent.stateRoot);
     this.p.nodes.remember(ledger.latestNodes());
     const durationMs = (performance.now() - started) / Math.max(1, count);
     const events = this.p.events;

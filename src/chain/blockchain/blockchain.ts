@@ -49,6 +49,8 @@ import { SnapStateStore } from '../view/snap-store.js';
 import { HistoryBackfillStore } from '../history/backfill-store.js';
 import { StateRetention } from '../state/retention.js';
 import { TrieNodeStore } from '../state/trie-db.js';
+import { FlatTable } from '../state/flat-table.js';
+import { flatLayerLimits, openFlatState } from './flat-open.js';
 import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
 import type { OpenOptions } from './open-options.js';
@@ -86,7 +88,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     super();
     const { rules } = opts;
     const retention = new StateRetention(opts.retention);
-    this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm, retention);
+    const flat = new FlatTable(db, nodes, { ...(opts.log ? { log: opts.log } : {}), layers: flatLayerLimits(opts) });
+    this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm, flat, retention);
     this.validator = new BlockValidator(store, rules, opts.noProof === true ? undefined : opts.seal, federation);
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
     const parts = { view: this.view, store, nodes, rules, federation, warm: this.warm };
@@ -142,13 +145,14 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     if (storedGenesis === undefined) {
       const { block, stateWrites } = await buildGenesis(network, this.commonAt(0n), this.nodes);
       const batch = new WriteBatch();
+      this.view.flat.openEmpty();
       stateWrites?.writeTo(batch);
       this.store.stageBlock(batch, block, [], block.header.difficulty);
       this.store.stageCanonical(batch, block);
       this.store.stageHead(batch, block.hash());
       this.store.stageGenesisMeta(batch, block.hash());
       if (this.federation !== undefined) this.store.stageCheckpointingMeta(batch, this.federation.activationBlock);
-      await this.db.write(batch);
+      await this.view.flat.writeHead(batch, block.header.stateRoot);
       genesis = block;
     } else {
       const expected =
@@ -161,6 +165,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       await this.history.open();
     }
     await this.view.openAt(genesis, await this.store.getMeta('head'));
+    await openFlatState(this.view, this.nodes);
   }
 
   /** A forked chain opens on its base block (fork/fork-base.ts) and reads missing state from the upstream. */
@@ -193,6 +198,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
 
   async close(): Promise<void> {
     await this.importQueue.catch(() => undefined);
+    await this.view.flat.close();
     await this.db.close();
   }
 

@@ -1,5 +1,6 @@
 /** How a `Blockchain` is opened: its data directory, network, rules and seal checks, caches and state retention. */
 import type { CacheLimits } from '../base/cache-limits.js';
+import type { ProgressLogger } from '../base/progress-log.js';
 import type { ForkUpstream } from '../fork/upstream.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from '../rules/engine-types.js';
 import type { StateRetentionOptions } from '../state/retention.js';
@@ -28,4 +29,6 @@ export interface OpenOptions {
   readonly writeBehind?: boolean;
   /** Which states are kept (`--gcmode` and its window; state/retention.ts). Default: archive, every state. */
   readonly retention?: StateRetentionOptions;
+  /** Where long background work (the flat state's build) logs its progress; default: silent. */
+  readonly log?: ProgressLogger;
 }

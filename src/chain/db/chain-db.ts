@@ -43,6 +43,12 @@ export interface KeyRangeIterator {
   close(): Promise<void>;
 }
 
+/** Ordered entries of a range (LevelDB's iterator satisfies it). */
+export interface EntryRangeIterator {
+  nextv(size: number): Promise<[Uint8Array, Uint8Array][]>;
+  close(): Promise<void>;
+}
+
 export interface ChainDBOptions {
   /** LevelDB's block cache and memtable in bytes (classic-level's defaults: 8 and 4 MiB). */
   readonly cacheSize?: number;
@@ -129,6 +135,15 @@ export class ChainDB {
     // `level` is classic-level in Node; its types are the browser's and Node's common part, without this one.
     const native = this.level as unknown as { approximateSize(s: Uint8Array, e: Uint8Array): Promise<number> };
     return native.approximateSize(start, end);
+  }
+
+  /**
+   * Ordered entries in `[gte, lt)` read from LevelDB's snapshot as of now, or undefined while writes are still
+   * queued (the caller awaits `flushed` and asks again): the flat state's range reads (state/flat-table.ts).
+   */
+  entriesNow(range: { gte: Uint8Array; lt: Uint8Array }): EntryRangeIterator | undefined {
+    if (this.queue !== undefined && this.queue.queued > 0) return undefined;
+    return this.level.iterator(range) as unknown as EntryRangeIterator;
   }
 
   /** Stores `batch` atomically; with write-behind, queues it behind the earlier ones and returns at once. */

@@ -12,6 +12,9 @@
  *   'S' trieKey         → state trie node (32-byte hash) or contract code ('c' + code hash)
  *   'M' name            → metadata: head hash, genesis hash, schema version, ECIP-1097 activation block
  *   'W' address | slot  → (dev chain) a plain state key written, for anvil_dumpState (state/written-keys.ts)
+ *   'a' keccak(address) → flat state: the account trie's leaf value at the head (state/flat-table.ts)
+ *   'o' keccak(address) keccak(slot) → flat state: the storage trie's leaf value at the head
+ *   ('A' and 'L' are the address and log indexes' own tags: history/address-index.ts, logs/log-index.ts)
  *
  * Big-endian numbers keep 'C' keys in height order, so a range delete drops everything above a height.
  */
@@ -46,6 +49,8 @@ export const Tag = {
   state: tag('S'),
   meta: tag('M'),
   writtenKey: tag('W'),
+  flatAccount: tag('a'),
+  flatStorage: tag('o'),
 } as const;
 
 export const keys = {
@@ -60,6 +65,14 @@ export const keys = {
   state: (trieKey: Uint8Array) => tagged(Tag.state, trieKey),
   meta: (name: MetaName) => tagged(Tag.meta, new TextEncoder().encode(name)),
   writtenKey: (key: Uint8Array) => tagged(Tag.writtenKey, key),
+  flatAccount: (hashedAddress: Uint8Array) => tagged(Tag.flatAccount, hashedAddress),
+  flatStorage: (hashedAddress: Uint8Array, hashedSlot: Uint8Array) => {
+    const key = new Uint8Array(65);
+    key[0] = Tag.flatStorage;
+    key.set(hashedAddress, 1);
+    key.set(hashedSlot, 33);
+    return key;
+  },
 };
 
 /**
@@ -71,6 +84,8 @@ export const keys = {
  * `forkBase`: on a forked chain (fork/fork-base.ts), the upstream block it starts on; absent on every other chain.
  * `editedState`: on a dev chain whose state was edited in place (state/edited-roots.ts), each edited block's post-state
  * root; absent when nothing was edited.
+ * `flatState`: what the flat table ('a'/'o') holds: the state root it equals, and while it is being built the
+ * build's cursor (state/flat-table.ts); absent: no table (fork mode, an old datadir, being cleared).
  */
 export type MetaName =
   | 'head'
@@ -81,6 +96,7 @@ export type MetaName =
   | 'snapSync'
   | 'snapBackfill'
   | 'forkBase'
-  | 'editedState';
+  | 'editedState'
+  | 'flatState';
 
 export const SCHEMA_VERSION = 1;

@@ -123,6 +123,7 @@ export class ChainEngine {
       ...(opts.caches ? { caches: opts.caches } : {}),
       ...(opts.fork ? { fork: opts.fork } : {}),
       ...(opts.writeBehind ? { writeBehind: true } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
       ...(opts.retention ? { retention: opts.retention } : {}),
       ...(devChain ? { flatState: true } : {}),
     }).catch((err: unknown) => {

@@ -95,7 +95,8 @@ export class ForkChoice {
   ): Promise<ImportResult> {
     const change = await this.stageCanonicalSwitch(batch, block);
     this.store.stageHead(batch, block.hash());
-    await this.db.write(batch);
+    // A reorg is one diff, from the old head's state to the new one's.
+    await this.view.flat.writeHead(batch, this.view.stateRootAfter(block.header));
 
     afterWrite?.();
     if (change.dropped.length > 0) this.store.forgetCanonical();
@@ -142,7 +143,7 @@ export class ForkChoice {
     const totalDifficulty = (await this.store.getTotalDifficulty(target.hash()))!;
     const lastCheckpoint =
       this.federation === undefined ? 0n : ((await this.store.getLastCheckpoint(target.hash())) ?? 0n);
-    await this.db.write(batch);
+    await this.view.flat.writeHead(batch, this.view.stateRootAfter(target.header));
     this.store.forgetCanonical();
     this.view.moveHead(target, { lastCheckpoint, totalDifficulty });
     this.events.emit('reorg', { dropped, added: [], commonAncestor: target });

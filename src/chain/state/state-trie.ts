@@ -109,6 +109,11 @@ export class StateTrie extends MerklePatriciaTrie {
     this.root(newRoot);
   }
 
+  /** Whether a batch is open: the root does not yet say what the trie holds (a flat read must not stand in). */
+  get batching(): boolean {
+    return this.collected !== undefined;
+  }
+
   /** Drops the collected updates (the flush that collected them failed). */
   discardBatch(): void {
     this.collected = undefined;

@@ -29,6 +29,8 @@ import {
 import { RLP } from '@ethereumjs/rlp';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
+import { keccak256 } from '../base/crypto.js';
+import { FlatLookup } from './flat-lookup.js';
 import { StateTrie, type StateTrieCaches, isMissingNode } from './state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';
 import type { WrittenKeys } from './written-keys.js';
@@ -66,7 +68,12 @@ export function openState(
     storage: { type: CacheType.ORDERED_MAP },
     code: { type: CacheType.ORDERED_MAP },
   });
-  const stateManager = new ChainStateManager({ common, trie, caches }, store.fork, store.writtenKeys);
+  const stateManager = new ChainStateManager(
+    { common, trie, caches },
+    store.fork,
+    store.writtenKeys,
+    new FlatLookup(store),
+  );
   return { stateManager, buffer };
 }
 
@@ -77,14 +84,53 @@ export function openState(
  *
  * On a forked chain, a read that meets a missing trie node has the fork source store the proven path from the
  * upstream, then reads again (fork/fork-state.ts); missing code is fetched before the library would take it as none.
+ *
+ * Accounts and slots not in the caches are read from the flat state when it covers the account trie's root
+ * (flat-lookup.ts), else from the tries; eth_getProof's walk (getMerkleStateProof) stays on the trie.
  */
 export class ChainStateManager extends MerkleStateManager {
   constructor(
     opts: MerkleStateManagerOpts,
     private readonly fork: ForkStateSource | undefined,
     private readonly written?: WrittenKeys,
+    private readonly flat?: FlatLookup,
   ) {
     super(opts);
+  }
+
+  /** The account from the flat state, into the account cache as the library puts a trie read; undefined: not there. */
+  private flatAccount(address: Address): Account | null | undefined {
+    if (this.flat === undefined || this._caches?.account?.get(address) !== undefined) return undefined;
+    const trie = this._trie as StateTrie;
+    if (trie.batching) return undefined;
+    const leaf = this.flat.account(trie.root(), keccak256(address.bytes));
+    if (leaf === undefined) return undefined;
+    const account = leaf === null ? undefined : createAccountFromRLP(leaf);
+    this._caches?.account?.put(address, account);
+    return account ?? null;
+  }
+
+  /**
+   * The slot (decoded, empty for zero) from the flat state when it holds the storage trie this state manager would
+   * read; `cache`: into the storage cache, as the library puts a trie read. Undefined: read the trie.
+   */
+  private async flatSlot(address: Address, key: Uint8Array, cache: boolean): Promise<Uint8Array | undefined> {
+    if (this.flat === undefined || key.length !== 32) return undefined;
+    if (cache && this._caches?.storage?.get(address, key) !== undefined) return undefined;
+    // Not covered: undefined before the account read, which the trie read would repeat.
+    if (!this.flat.covers((this._trie as StateTrie).root())) return undefined;
+    const account = await this.getAccount(address);
+    if (account === undefined) return new Uint8Array(0);
+    const trie = this._trie as StateTrie;
+    if (trie.batching) return undefined;
+    const hashed = keccak256(address.bytes);
+    // The library's storage trie of the address, if it opened one: its root, not the account's, is what it reads.
+    const storageTrie = this._storageTries[bytesToUnprefixedHex(hashed)] as StateTrie | undefined;
+    if (storageTrie?.batching === true) return undefined;
+    const value = this.flat.slot(trie.root(), hashed, storageTrie?.root() ?? account.storageRoot, key);
+    if (value === undefined) return undefined;
+    if (cache) this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);
+    return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
   }
 
   /**
@@ -103,6 +149,8 @@ export class ChainStateManager extends MerkleStateManager {
    */
   async readSlot(address: Address, key: Uint8Array): Promise<Uint8Array> {
     const read = async () => {
+      const flat = await this.flatSlot(address, key, false);
+      if (flat !== undefined) return flat;
       const account = await this.getAccount(address);
       if (account === undefined) return new Uint8Array(0);
       const value = await this._getStorageTrie(address, account).get(key);
@@ -137,11 +185,15 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
+    const flat = this.flatAccount(address);
+    if (flat !== undefined) return flat ?? undefined;
     if (this.fork === undefined) return super.getAccount(address);
     return this.readingThrough(address, undefined, () => super.getAccount(address));
   }
 
   override async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
+    const flat = await this.flatSlot(address, key, true);
+    if (flat !== undefined) return flat;
     if (this.fork === undefined) return super.getStorage(address, key);
     return this.readingThrough(address, key, () => super.getStorage(address, key));
   }
@@ -255,7 +307,7 @@ export function openReadState(store: TrieNodeStore, common: Common, stateRoot: U
     },
     store.trieCaches,
   );
-  return new ChainStateManager({ common, trie }, store.fork);
+  return new ChainStateManager({ common, trie }, store.fork, undefined, new FlatLookup(store));
 }
 
 /**
@@ -263,6 +315,9 @@ export function openReadState(store: TrieNodeStore, common: Common, stateRoot: U
  * null = known to be absent. (The dev miner's kept state, while it is still this block's; see warm-state.ts.)
  */
 export type KnownAccounts = (address: Address) => Account | null | undefined;
+
+/** The RLP of the empty string: how the library's storage cache holds a zero slot. */
+const RLP_EMPTY = Uint8Array.of(0x80);
 
 /** Entries each view memoises per kind (accounts, code, storage slots). */
 const VIEW_CACHE_SIZE = 2048;

@@ -108,6 +108,11 @@ export class BufferedTrieDB implements DB<string, Uint8Array> {
     return this.pending.get(key) ?? this.store.readNow(key, keep);
   }
 
+  /** The flat state beside these tries (none on a forked chain, whose tries fill in as they are read). */
+  get flat(): FlatReader {
+    return this.store.fork === undefined ? this.store.flat : NO_FLAT_STATE;
+  }
+
   /** readNow by the node's hash as bytes; `keep` false reads past the node LRU (TrieNodeStore.readStored). */
   readHashNow(hash: Uint8Array, keep: boolean): Uint8Array | undefined {
     if (this.store.fork !== undefined) return undefined;

@@ -7,6 +7,8 @@ import { BranchMPTNode, ExtensionMPTNode, LeafMPTNode, type MerklePatriciaTrie, 
 import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import { Address } from '@ethereumjs/util';
 import { compareNibbles, comparePrefix, fromNibbles, toNibbles } from './nibbles.js';
+import type { FlatReader } from './flat-reader.js';
+import { BufferedTrieDB } from './trie-db.js';
 import { KEEP_DEPTH, readerOf, type TrieEntry, type TriePage, trieRangeNow } from './trie-range-now.js';
 
 export type { TrieEntry, TriePage };
@@ -27,6 +29,62 @@ export async function trieRange(
   const read = readerOf(trie);
   const page = read === undefined ? undefined : trieRangeNow(read, trie.root(), start, limit, keepDepth);
   return page ?? trieRangeByNode(trie, start, limit);
+}
+
+/**
+ * trieRange of the account trie (`account` undefined) or of one account's storage trie in the state of
+ * `accountTrie`, read from the flat state when it covers that state (one ordered iteration instead of a trie walk,
+ * same entries: the flat state holds the trie's leaf values), else from `trie` (the trie walked otherwise: the
+ * account trie itself, or that account's storage trie).
+ */
+export async function stateRange(
+  accountTrie: MerklePatriciaTrie,
+  account: Uint8Array | undefined,
+  trie: MerklePatriciaTrie,
+  start: Uint8Array,
+  limit: number,
+  keepDepth = KEEP_DEPTH,
+): Promise<TriePage> {
+  return (await flatRange(accountTrie, account, start, limit)) ?? trieRange(trie, start, limit, keepDepth);
+}
+
+/** No byte bound on a flat range: the pages are bounded by count, and their callers count the bytes. */
+const NO_BYTE_BOUND = Number.MAX_SAFE_INTEGER;
+
+async function flatRange(
+  accountTrie: MerklePatriciaTrie,
+  account: Uint8Array | undefined,
+  start: Uint8Array,
+  limit: number,
+): Promise<TriePage | undefined> {
+  const flat = flatOf(accountTrie);
+  if (flat === undefined || limit < 1) return undefined;
+  const root = accountTrie.root();
+  if (!flat.covers(root)) return undefined;
+  // One more than the page: its key is where the next page starts, as the trie walk reports it.
+  const entries =
+    account === undefined
+      ? await flat.accountRange(root, start, limit + 1, NO_BYTE_BOUND)
+      : await flat.storageRange(root, account, start, limit + 1, NO_BYTE_BOUND);
+  if (entries === undefined) return undefined;
+  if (entries.length <= limit) return { entries };
+  return { entries: entries.slice(0, limit), next: entries[limit]!.key };
+}
+
+/**
+ * The account leaf under `hashed` (keccak of the address) in the state of `accountTrie`, from the flat state:
+ * undefined when it cannot answer (read the trie), null when there is no such account.
+ */
+export function flatAccountOf(accountTrie: MerklePatriciaTrie, hashed: Uint8Array): Uint8Array | null | undefined {
+  const flat = flatOf(accountTrie);
+  const root = accountTrie.root();
+  return flat === undefined || !flat.covers(root) ? undefined : flat.account(root, hashed);
+}
+
+/** The flat state behind a trie over the chain database; undefined for other tries. */
+function flatOf(trie: MerklePatriciaTrie): FlatReader | undefined {
+  const db = (trie.database() as unknown as { db: unknown }).db;
+  return db instanceof BufferedTrieDB ? db.flat : undefined;
 }
 
 async function trieRangeByNode(trie: MerklePatriciaTrie, start: Uint8Array, limit: number): Promise<TriePage> {

@@ -24,6 +24,7 @@ import type { CacheLimits } from '../base/cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from '../exec/call.js';
 import { EditedRoots } from '../state/edited-roots.js';
 import { assertStateKept, StateRetention } from '../state/retention.js';
+import type { FlatTable } from '../state/flat-table.js';
 import { assertStateHeld, decodeSnapBase, type SnapBase } from '../state/snap-base.js';
 import { type KnownAccounts, openReadState, StateView } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
@@ -79,6 +80,8 @@ export class ChainView {
      * block's post-state it holds in memory, for that block's read view.
      */
     private readonly headState: HeadStateFollower,
+    /** The flat state (state/flat-table.ts): every head move's batch is written through it (`writeHead`). */
+    readonly flat: FlatTable,
     /** Which states are kept (`--gcmode`): reads of the others are refused by this policy, whatever the store holds. */
     readonly retention: StateRetention = new StateRetention(),
   ) {

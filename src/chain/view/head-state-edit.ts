@@ -3,6 +3,7 @@
  * after the head, its trie nodes and the new record go in one batch, and only once that is written do reads and
  * the next block follow the new root (a read in between still sees the old state whole).
  */
+import { bytesToHex } from '@ethereumjs/util';
 import type { WarmState } from '../exec/warm-state.js';
 import type { ChainView } from './chain-view.js';
 import { type ChainDB, WriteBatch } from '../db/chain-db.js';
@@ -44,7 +45,8 @@ export async function writeEditedState(
   const batch = new WriteBatch();
   nodes?.writeTo(batch);
   EditedRoots.stage(batch, record);
-  await parts.db.write(batch);
+  const head = view.getHead();
+  await view.flat.writeHead(batch, record.get(bytesToHex(head.hash())) ?? head.header.stateRoot);
   if (nodes !== undefined) parts.nodes.remember(nodes.pending);
   const changed = new Set([...view.edited.record.keys(), ...record.keys()]);
   view.edited.replace(record);

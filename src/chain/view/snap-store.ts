@@ -138,7 +138,8 @@ export class SnapStateStore {
     const base = { number: pivot.header.number, hash: pivot.hash() };
     writeSnapBase(batch, base);
     batch.del(keys.meta('snapSync'));
-    await this.db.write(batch);
+    // The downloaded state is not a diff from the old head's: the flat table is built again for it.
+    await this.view.flat.writeHead(batch, pivot.header.stateRoot, true);
     // Durable before it is announced, also under dev write-behind: a node killed after "snap sync done" has its base.
     await this.db.flushed();
     this.onAdopted?.(pivot.header.number);

@@ -2,15 +2,15 @@
  * GetStorageRanges (snap.md): the storage slots of several accounts of one recent state. Whole storage tries go out
  * one after the other until the soft byte limit; the range that does not fit (or that starts at a requested origin)
  * is the last one and carries the boundary proof, as the spec asks, so a peer can check what it got and continue
- * from there. Slots are read by walking the storage trie itself (we keep no flat snapshot) and go out as stored:
- * the RLP of the trimmed value.
+ * from there. Slots are read from the flat state when it covers the root, else by walking the storage trie itself,
+ * and go out as stored: the RLP of the trimmed value.
  *
  * Bounds, as geth applies them: a range may run 10% past the soft limit before it is cut (rather than split a
  * nearly whole storage for a few bytes), and no new account is opened once the soft limit is reached.
  */
 import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { setLengthLeft } from '@ethereumjs/util';
-import { trieRange } from '../../chain/index.js';
+import { stateRange } from '../../chain/index.js';
 import type { GetStorageRanges, StorageRanges, StorageSlot } from './messages.js';
 import { nextPageSize } from './page-size.js';
 import { proofNodes, softLimit, storageTrieByHash } from './trie-proof.js';
@@ -54,7 +54,7 @@ export async function storageRanges(
     // The origin and the limit hash bound the first account's range only.
     const origin = index === 0 && req.origin.length > 0 ? setLengthLeft(req.origin, 32) : ZERO_HASH;
     const limit = index === 0 && req.limit.length > 0 ? setLengthLeft(req.limit, 32) : MAX_HASH;
-    const range = await slotsOf(trie, origin, limit, hard - bytes, slotsPerPage);
+    const range = await slotsOf(accountTrie, accountHash, trie, origin, limit, hard - bytes, slotsPerPage);
     // Over the hard limit before the first slot: nothing of this account fits, and nothing to prove.
     if (range.slots.length === 0 && range.more) break;
     answer.slots.push(range.slots);
@@ -74,6 +74,8 @@ export async function storageRanges(
  * bytes; `more` when a slot follows the last one returned.
  */
 async function slotsOf(
+  accountTrie: MerklePatriciaTrie,
+  accountHash: Uint8Array,
   trie: MerklePatriciaTrie,
   origin: Uint8Array,
   limit: Uint8Array,
@@ -84,7 +86,9 @@ async function slotsOf(
   let bytes = 0;
   let cursor: Uint8Array | undefined = origin;
   while (cursor !== undefined) {
-    const page = await trieRange(
+    const page = await stateRange(
+      accountTrie,
+      accountHash,
       trie,
       cursor,
       nextPageSize(slotsPerPage, budget - bytes, { bytes, count: slots.length }, SLOT_ENTRY_GUESS),

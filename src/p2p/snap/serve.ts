@@ -1,8 +1,9 @@
 /**
  * Answers peers' snap/1 requests from the state of the last blocks (snap/state-roots.ts): account ranges and
  * contract code here, storage ranges in snap/serve-storage.ts, trie nodes by path in snap/serve-trie-nodes.ts.
- * We keep no flat snapshot, so ranges are read by walking the tries themselves; that is slower than a snapshot
- * iterator but gives the same answers. A root we do not serve gets the empty answer snap.md prescribes.
+ * Ranges are read from the flat state when it covers the requested root (chain/state/flat-reader.ts), else by
+ * walking the tries themselves, with the same answers; proofs always come from the trie. A root we do not serve
+ * gets the empty answer snap.md prescribes.
  *
  * Every answer is capped (soft byte limit, at most 2 MiB or `network.snap.response-bytes`, and a bounded number of
  * lookups) so that one request cannot make us read the whole database, and each peer has a budget of requests in
@@ -12,7 +13,7 @@ import type { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { CODEHASH_PREFIX } from '@ethereumjs/statemanager';
 import { accountBodyToSlim, type AccountBodyBytes, concatBytes, equalsBytes, KECCAK256_NULL } from '@ethereumjs/util';
 import type { ChainPort } from '../chain-port.js';
-import { encodeRlp, decodeRlpList, accountTrieOf, trieRange } from '../../chain/index.js';
+import { encodeRlp, decodeRlpList, accountTrieOf, stateRange } from '../../chain/index.js';
 import {
   decodeGetAccountRange,
   decodeGetByteCodes,
@@ -216,7 +217,7 @@ export class SnapServer {
         { bytes, count: accounts.length },
         ACCOUNT_ENTRY_GUESS,
       );
-      const page = await trieRange(trie, cursor, pageSize);
+      const page = await stateRange(trie, undefined, trie, cursor, pageSize);
       for (const entry of page.entries) {
         const body = encodeRlp(accountBodyToSlim(decodeRlpList(entry.value) as AccountBodyBytes));
         accounts.push({ hash: entry.key, body });

@@ -4,6 +4,7 @@
  */
 import { LeafMPTNode, type MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { type Account, bytesToUnprefixedHex, createAccountFromRLP } from '@ethereumjs/util';
+import { flatAccountOf } from '../../chain/index.js';
 import { SNAP_SOFT_RESPONSE_BYTES } from './answer-limit.js';
 
 export { SNAP_SOFT_RESPONSE_BYTES } from './answer-limit.js';
@@ -36,6 +37,8 @@ export async function proofNodes(trie: MerklePatriciaTrie, keys: readonly Uint8A
 
 /** The account stored under `accountHash` in the account trie, or undefined when there is none. */
 export async function accountByHash(trie: MerklePatriciaTrie, accountHash: Uint8Array): Promise<Account | undefined> {
+  const flat = flatAccountOf(trie, accountHash);
+  if (flat !== undefined) return flat === null ? undefined : createAccountFromRLP(flat);
   const { node, remaining } = await trie.findPath(accountHash);
   if (!(node instanceof LeafMPTNode) || remaining.length !== 0) return undefined;
   return createAccountFromRLP(node.value());
