@@ -30,7 +30,7 @@ async function runAndKill(dir: string, atLeast: number): Promise<string[]> {
       child.stdout.on('data', (chunk: Buffer) => {
         for (const m of chunk.toString().matchAll(/cursor ([\w+]+)/g)) {
           seen.push(m[1]);
-          const n = Number.parseInt(m[1]);
+          const n = Number.parseInt(m[1], 10);
           if (m[1] === 'ready' || (Number.isInteger(n) && n >= atLeast)) {
             child.removeAllListeners('exit');
             child.on('exit', () => resolve());
@@ -81,7 +81,7 @@ describe('flat state build', () => {
         // Killed mid-build, not after it: the build was still going.
         expect(seen.at(-1)).not.toBe('ready');
         // A resumed build starts from the stored cursor, not from the beginning.
-        if (at !== moments[0]) expect(Number.parseInt(seen.find((s) => /^\d+\+?$/.test(s))!)).toBeGreaterThan(0);
+        if (at !== moments[0]) expect(Number.parseInt(seen.find((s) => /^\d+\+?$/.test(s))!, 10)).toBeGreaterThan(0);
         everySeen.push(...seen);
       }
       // Some slices ended inside the large contract's storage (the cursor then names a slot too).
