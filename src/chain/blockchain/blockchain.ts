@@ -51,6 +51,8 @@ import { TrieNodeStore } from '../state/trie-db.js';
 import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
 import type { OpenOptions } from './open-options.js';
+import { type PruneCycleFigures, type PruneProgress, StatePruner } from './pruner.js';
+import { StateRetention } from '../state/retention.js';
 
 export type { OpenOptions };
 
@@ -66,6 +68,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private readonly forkChoice: ForkChoice;
   private readonly assembler: BlockAssembler;
   private readonly emptyChunks: EmptyChunkBuilder;
+  /** Full mode's mark-and-sweep of unreachable state (blockchain/pruner.ts); undefined for an archive. */
+  private pruner: StatePruner | undefined;
   /** Where a snap sync writes state, headers and its progress, and how it hands over (state/snap-store.ts). */
   readonly snapState: SnapStateStore;
   /** After a snap sync: bodies and receipts below its base, fetched afterwards (history/backfill-store.ts). */
@@ -119,6 +123,9 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       const store = new BlockStore(db, codec, (n) => commons.commonAt(n), limits);
       const chain = new Blockchain(db, nodes, store, commons, codec, opts, federation, limits);
       await chain.initialise();
+      const retention = new StateRetention(opts.retention);
+      const parts = { db, store, view: chain.view, retention, forked: opts.fork !== undefined };
+      chain.pruner = await StatePruner.open(parts, opts.pruning);
       return chain;
     } catch (err) {
       await db.close();
@@ -190,8 +197,19 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   }
 
   async close(): Promise<void> {
+    await this.pruner?.close();
     await this.importQueue.catch(() => undefined);
     await this.db.close();
+  }
+
+  /** Full mode: one pruning cycle now (sliced unless `sliced` is false); undefined for an archive. */
+  prune(sliced?: boolean, onProgress?: (p: PruneProgress) => void): Promise<PruneCycleFigures | undefined> {
+    return this.pruner?.prune(sliced, onProgress) ?? Promise.resolve(undefined);
+  }
+
+  /** The figures of the last finished pruning cycle (metrics). */
+  get lastPrune(): PruneCycleFigures | undefined {
+    return this.pruner?.lastCycle;
   }
 
   /** Read access to the log index postings written with every block. */
@@ -417,6 +435,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private async importTimed(block: Block): Promise<ImportResult> {
     const started = performance.now();
     const result = await this.importer.importBlock(block);
+    this.pruner?.noteImported(result);
     if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
       this.emit('blockImported', {
         block: result.block,

@@ -3,6 +3,7 @@ import type { CacheLimits } from '../base/cache-limits.js';
 import type { ForkUpstream } from '../fork/upstream.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from '../rules/engine-types.js';
 import type { StateRetentionOptions } from '../state/retention.js';
+import type { PruningOptions } from './pruner.js';
 
 export interface OpenOptions {
   /** The node's data directory; the chain database lives in `<dataDir>/chaindata`. */
@@ -28,4 +29,6 @@ export interface OpenOptions {
   readonly writeBehind?: boolean;
   /** Which states are kept (`--gcmode` and its window; state/retention.ts). Default: archive, every state. */
   readonly retention?: StateRetentionOptions;
+  /** Full mode: when pruning cycles run, how long their slices are, where their figures go (blockchain/pruner.ts). */
+  readonly pruning?: PruningOptions;
 }

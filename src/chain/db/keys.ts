@@ -71,6 +71,8 @@ export const keys = {
  * `forkBase`: on a forked chain (fork/fork-base.ts), the upstream block it starts on; absent on every other chain.
  * `editedState`: on a dev chain whose state was edited in place (state/edited-roots.ts), each edited block's post-state
  * root; absent when nothing was edited.
+ * `gcMode`: the `--gcmode` the datadir was last opened with ('full' or 'archive', ASCII; absent before pruning
+ * existed, which is archive). Once full, older states are gone and the datadir cannot be opened as an archive.
  */
 export type MetaName =
   | 'head'
@@ -81,6 +83,7 @@ export type MetaName =
   | 'snapSync'
   | 'snapBackfill'
   | 'forkBase'
-  | 'editedState';
+  | 'editedState'
+  | 'gcMode';
 
 export const SCHEMA_VERSION = 1;
