@@ -29,6 +29,12 @@ export type { BlockRef } from './view/chain-view.js';
 export type { BlockImportedEvent, ReorgEvent } from './view/chain-events.js';
 export type { StateView } from './state/state-view.js';
 export { StateNotHeldError } from './state/snap-base.js';
+export {
+  PRUNED_DATADIR_MESSAGE,
+  type PruneCycleFigures,
+  type PruneProgress,
+  type PruningOptions,
+} from './blockchain/pruner.js';
 export { GC_MODES, StateRetention, type GcMode, type StateRetentionOptions } from './state/retention.js';
 export { encodeConsensusReceipt, type TxReceipt } from './codec/receipts.js';
 export { BlockImportError } from './import/import-error.js';

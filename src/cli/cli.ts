@@ -10,6 +10,7 @@ import { handlers } from '../handlers/index.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
+import { dbUsage, runDbPrune } from '../node/db-prune-command.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { misspeltEnvironment } from '../node/settings/read.js';
@@ -60,8 +61,10 @@ export async function runCli(
     return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
   }
   const [command, ...commandArgs] = positionals;
-  if (command !== undefined && !HISTORY_COMMANDS.includes(command as HistoryCommand))
-    return fail(`unknown command "${command}" (commands: ${HISTORY_COMMANDS.join(', ')})\n${historyUsage}`, 2);
+  if (command !== undefined && command !== 'db' && !HISTORY_COMMANDS.includes(command as HistoryCommand))
+    return fail(`unknown command "${command}" (commands: ${HISTORY_COMMANDS.join(', ')}, db)\n${historyUsage}\n${dbUsage}`, 2);
+  if (command === 'db' && commandArgs[0] !== 'prune')
+    return fail(`unknown db command "${commandArgs[0] ?? ''}"\n${dbUsage}`, 2);
   if (values.help) {
     io.stdout.write(helpText(helpAll));
     return { exitCode: 0 };
@@ -86,7 +89,10 @@ export async function runCli(
     log.warn('unknown environment variable, ignored', { name, didYouMean: meant });
   const node = new SvcNode(config, log);
   if (command !== undefined) {
-    const result = await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);
+    const result =
+      command === 'db'
+        ? await runDbPrune(node, commandArgs.slice(1))
+        : await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);
     return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
   }
   let server: RunningServer | undefined;

@@ -294,6 +294,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const fork = forkOf(get, network);
   if (fork !== undefined && (seal !== 'instant' || checkpointing))
     throw new ConfigError('fork.url runs an instant-seal dev chain: leave out --seal ethash and --checkpointing');
+  const gcmode = get('state.gcmode');
+  // A fork reads what it lacks from its upstream at any of its blocks, and pruning cannot tell those nodes apart.
+  if (fork !== undefined && gcmode === 'full')
+    throw new ConfigError('fork mode (--fork-url) keeps every state: leave out --gcmode full (it runs as an archive)');
   return {
     network,
     ...(fork !== undefined ? { fork } : {}),
@@ -301,7 +305,8 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     caches,
     writeBehind: get('db.write-behind'),
     state: {
-      mode: get('state.gcmode'),
+      // Test chains are replaced and rewound at will by retesteth: they keep every state.
+      mode: testmode ? 'archive' : gcmode,
       keepStates: get('state.keep-states'),
       checkpointInterval: get('state.checkpoint-interval'),
       checkpoints: get('state.checkpoints'),

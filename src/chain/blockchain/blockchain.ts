@@ -51,8 +51,7 @@ import { TrieNodeStore } from '../state/trie-db.js';
 import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
 import type { OpenOptions } from './open-options.js';
-import { type PruneCycleFigures, type PruneProgress, StatePruner } from './pruner.js';
-import { StateRetention } from '../state/retention.js';
+import { StatePruner } from './pruner.js';
 
 export type { OpenOptions };
 
@@ -69,7 +68,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private readonly assembler: BlockAssembler;
   private readonly emptyChunks: EmptyChunkBuilder;
   /** Full mode's mark-and-sweep of unreachable state (blockchain/pruner.ts); undefined for an archive. */
-  private pruner: StatePruner | undefined;
+  pruning: StatePruner | undefined;
   /** Where a snap sync writes state, headers and its progress, and how it hands over (state/snap-store.ts). */
   readonly snapState: SnapStateStore;
   /** After a snap sync: bodies and receipts below its base, fetched afterwards (history/backfill-store.ts). */
@@ -123,9 +122,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       const store = new BlockStore(db, codec, (n) => commons.commonAt(n), limits);
       const chain = new Blockchain(db, nodes, store, commons, codec, opts, federation, limits);
       await chain.initialise();
-      const retention = new StateRetention(opts.retention);
-      const parts = { db, store, view: chain.view, retention, forked: opts.fork !== undefined };
-      chain.pruner = await StatePruner.open(parts, opts.pruning);
+      chain.pruning = await StatePruner.open({ db, store, view: chain.view }, opts);
       return chain;
     } catch (err) {
       await db.close();
@@ -197,19 +194,9 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   }
 
   async close(): Promise<void> {
-    await this.pruner?.close();
+    await this.pruning?.close();
     await this.importQueue.catch(() => undefined);
     await this.db.close();
-  }
-
-  /** Full mode: one pruning cycle now (sliced unless `sliced` is false); undefined for an archive. */
-  prune(sliced?: boolean, onProgress?: (p: PruneProgress) => void): Promise<PruneCycleFigures | undefined> {
-    return this.pruner?.prune(sliced, onProgress) ?? Promise.resolve(undefined);
-  }
-
-  /** The figures of the last finished pruning cycle (metrics). */
-  get lastPrune(): PruneCycleFigures | undefined {
-    return this.pruner?.lastCycle;
   }
 
   /** Read access to the log index postings written with every block. */
@@ -435,7 +422,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private async importTimed(block: Block): Promise<ImportResult> {
     const started = performance.now();
     const result = await this.importer.importBlock(block);
-    this.pruner?.noteImported(result);
+    this.pruning?.noteImported(result);
     if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
       this.emit('blockImported', {
         block: result.block,

@@ -19,10 +19,11 @@ import { type ChainDB, WriteBatch } from '../db/chain-db.js';
 import type { BlockStore } from '../db/block-store.js';
 import { keys } from '../db/keys.js';
 import type { ImportResult } from '../import/fork-choice.js';
-import type { StateRetention } from '../state/retention.js';
+import { StateRetention } from '../state/retention.js';
 import { StateMarks } from '../state/state-marks.js';
 import { type SweepFigures, sweepState } from '../state/state-sweep.js';
 import type { ChainView } from '../view/chain-view.js';
+import type { OpenOptions } from './open-options.js';
 
 export const PRUNED_DATADIR_MESSAGE =
   'this datadir was pruned (gcmode full): its older states are gone; run with --gcmode full or start a new datadir for archive';
@@ -55,6 +56,8 @@ export interface PruneProgress {
 }
 
 export interface PruningOptions {
+  /** false: cycles run only when `prune` is called (`svc-node db prune`); default true. */
+  readonly automatic?: boolean;
   /** The most one mark slice works before giving the event loop a turn (default 20 ms). */
   readonly sliceMs?: number;
   /** A cycle starts once the state bytes written since the last one pass this fraction of its live size… */
@@ -71,9 +74,10 @@ export interface PrunerParts {
   readonly db: ChainDB;
   readonly store: BlockStore;
   readonly view: ChainView;
+}
+
+interface Parts extends PrunerParts {
   readonly retention: StateRetention;
-  /** Fork mode reads missing state from its upstream: its datadir is never pruned. */
-  readonly forked: boolean;
 }
 
 const DEFAULT_SLICE_MS = 20;
@@ -93,7 +97,7 @@ export class StatePruner {
   lastCycle: PruneCycleFigures | undefined;
 
   private constructor(
-    private readonly parts: PrunerParts,
+    private readonly parts: Parts,
     private readonly opts: PruningOptions,
   ) {}
 
@@ -101,19 +105,24 @@ export class StatePruner {
    * Checks and records the datadir's mode; in full mode, returns the pruner with its write barrier attached (and
    * a first cycle scheduled when the datadir was an archive). Archive: undefined.
    */
-  static async open(parts: PrunerParts, opts: PruningOptions = {}): Promise<StatePruner | undefined> {
-    const { retention, store, db } = parts;
+  static async open(
+    chain: PrunerParts,
+    open: Pick<OpenOptions, 'retention' | 'pruning' | 'fork'>,
+  ): Promise<StatePruner | undefined> {
+    const { store, db } = chain;
+    const retention = new StateRetention(open.retention);
     const storedBytes = store.getMetaSync('gcMode');
     const stored = storedBytes === undefined ? undefined : new TextDecoder().decode(storedBytes);
     if (retention.archive && stored === 'full') throw new Error(PRUNED_DATADIR_MESSAGE);
-    if (!retention.archive && parts.forked)
+    // Fork mode reads missing state from its upstream at any of its blocks: it keeps every state.
+    if (!retention.archive && open.fork !== undefined)
       throw new Error('fork mode (--fork-url) keeps every state: run it with --gcmode archive');
     if (stored !== retention.mode)
       await db.write(new WriteBatch().put(keys.meta('gcMode'), utf8ToBytes(retention.mode)));
     if (retention.archive) return undefined;
-    const pruner = new StatePruner(parts, opts);
+    const pruner = new StatePruner({ ...chain, retention }, open.pruning ?? {});
     db.stateWrites = (id, value) => pruner.noteWrite(id, value);
-    if (stored !== 'full') pruner.schedule();
+    if (stored !== 'full' && open.pruning?.automatic !== false) pruner.schedule();
     return pruner;
   }
 
@@ -146,7 +155,7 @@ export class StatePruner {
   private noteWrite(id: Uint8Array, value: Uint8Array): void {
     this.marks?.noteWritten(id);
     this.writtenBytes += value.length;
-    if (this.running !== undefined || this.closing) return;
+    if (this.running !== undefined || this.closing || this.opts.automatic === false) return;
     const threshold = Math.max(
       this.opts.minTriggerBytes ?? DEFAULT_MIN_TRIGGER_BYTES,
       this.liveBytes * (this.opts.triggerFraction ?? DEFAULT_TRIGGER_FRACTION),

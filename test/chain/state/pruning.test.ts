@@ -114,7 +114,7 @@ describe('state pruning (gcmode full)', () => {
 
   it('keeps every kept state whole, prunes the rest, reorgs within the window and goes on importing', async () => {
     let chain = await openFull(tmp.dir);
-    await chain.prune();
+    await chain.pruning!.prune();
     const counter = await deployCounter(chain);
     for (let i = 0; i < 150; i++) await churn(chain, counter, i);
 
@@ -124,7 +124,7 @@ describe('state pruning (gcmode full)', () => {
     const side = await mine(chain, [], { parentHash: forkParent.hash(), coinbase: new Uint8Array(20).fill(0x5e) });
     expect(side.result.status).toBe('side');
 
-    const first = (await chain.prune())!;
+    const first = (await chain.pruning!.prune())!;
     expect(first.swept).toBeGreaterThan(first.scanned / 2);
     expect(first.missing).toBe(0);
     expect(await walkKeptStates(chain)).toBe(16 + 2);
@@ -136,10 +136,10 @@ describe('state pruning (gcmode full)', () => {
     expect(await (await chain.stateAt('latest'))!.getBalance(new Uint8Array(20).fill(0x5e))).toBeGreaterThan(0n);
 
     // A cycle while blocks import: the write barrier keeps what they write.
-    const during = chain.prune();
+    const during = chain.pruning!.prune();
     for (let i = 150; i < 200; i++) await churn(chain, counter, i);
     expect((await during)!.written).toBeGreaterThan(0);
-    await chain.prune();
+    await chain.pruning!.prune();
     expect(await walkKeptStates(chain)).toBe(16 + 2);
     await chain.close();
 
@@ -149,7 +149,7 @@ describe('state pruning (gcmode full)', () => {
 
     chain = await openFull(tmp.dir);
     for (let i = 200; i < 220; i++) await churn(chain, counter, i);
-    await chain.prune();
+    await chain.pruning!.prune();
     expect(await walkKeptStates(chain)).toBe(16 + 2);
     await chain.close();
   }, 240_000);
@@ -158,12 +158,12 @@ describe('state pruning (gcmode full)', () => {
     const archive = tempDir('prune-archive-');
     try {
       let chain = await openFull(archive.dir, 'archive');
-      expect(await chain.prune()).toBeUndefined();
+      expect(chain.pruning).toBeUndefined();
       for (let i = 0; i < 40; i++) await mine(chain, []);
       await chain.close();
       const before = await countStateKeys(archive.dir);
       chain = await openFull(archive.dir);
-      const cycle = (await chain.prune())!;
+      const cycle = (await chain.pruning!.prune())!;
       expect(cycle.swept).toBeGreaterThan(0);
       await chain.close();
       expect(await countStateKeys(archive.dir)).toBeLessThan(before);
