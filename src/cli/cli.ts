@@ -62,7 +62,10 @@ export async function runCli(
   }
   const [command, ...commandArgs] = positionals;
   if (command !== undefined && command !== 'db' && !HISTORY_COMMANDS.includes(command as HistoryCommand))
-    return fail(`unknown command "${command}" (commands: ${HISTORY_COMMANDS.join(', ')}, db)\n${historyUsage}\n${dbUsage}`, 2);
+    return fail(
+      `unknown command "${command}" (commands: ${HISTORY_COMMANDS.join(', ')}, db)\n${historyUsage}\n${dbUsage}`,
+      2,
+    );
   if (command === 'db' && commandArgs[0] !== 'prune')
     return fail(`unknown db command "${commandArgs[0] ?? ''}"\n${dbUsage}`, 2);
   if (values.help) {

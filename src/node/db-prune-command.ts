@@ -40,7 +40,8 @@ export async function runDbPrune(node: SvcNode, args: readonly string[]): Promis
     const figures = await engine.chain.pruning?.prune(false, (p) =>
       log.info('prune progress', { phase: p.phase, marked: p.marked, scanned: p.scanned, swept: p.swept }),
     );
-    if (figures === undefined) return { exitCode: 1, error: 'db prune: the cycle did not run (a snap sync is under way)' };
+    if (figures === undefined)
+      return { exitCode: 1, error: 'db prune: the cycle did not run (a snap sync is under way)' };
     log.info('prune done', {
       head: engine.chain.getHead().header.number.toString(),
       keptStates: config.state.keepStates,

@@ -122,7 +122,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       const store = new BlockStore(db, codec, (n) => commons.commonAt(n), limits);
       const chain = new Blockchain(db, nodes, store, commons, codec, opts, federation, limits);
       await chain.initialise();
-      chain.pruning = await StatePruner.open({ db, store, view: chain.view }, opts);
+      const betweenImports = <T>(work: () => Promise<T>) => chain.queued(work);
+      chain.pruning = await StatePruner.open({ db, store, view: chain.view, betweenImports }, opts);
       return chain;
     } catch (err) {
       await db.close();

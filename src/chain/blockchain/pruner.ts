@@ -74,6 +74,11 @@ export interface PrunerParts {
   readonly db: ChainDB;
   readonly store: BlockStore;
   readonly view: ChainView;
+  /**
+   * Runs `work` between two imports (the chain's import queue): a block's batch is written before its head move,
+   * so roots read while an import is between the two would miss the block that write made before the barrier.
+   */
+  readonly betweenImports: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 interface Parts extends PrunerParts {
@@ -171,18 +176,23 @@ export class StatePruner {
     });
   }
 
-  private async cycle(sliced: boolean, onProgress?: (p: PruneProgress) => void): Promise<PruneCycleFigures | undefined> {
+  private async cycle(
+    sliced: boolean,
+    onProgress?: (p: PruneProgress) => void,
+  ): Promise<PruneCycleFigures | undefined> {
     const { db, store } = this.parts;
     // A snap sync's pivot state is not reachable from the head until it hands over.
     if (store.getMetaSync('snapSync') !== undefined) return undefined;
     const started = performance.now();
     const diskBytesBefore = await db.stateBytesOnDisk();
     const marks = new StateMarks((id) => db.getSync(keys.state(id)));
-    // The barrier is on before the roots are read: a block stored meanwhile is marked as it is written.
-    this.marks = marks;
-    this.writtenBytes = 0;
     try {
-      const roots = await this.roots();
+      // Between imports, the barrier goes on and the roots are read: every block is in one or the other.
+      const roots = await this.parts.betweenImports(() => {
+        this.marks = marks;
+        this.writtenBytes = 0;
+        return this.roots();
+      });
       for (const root of roots) marks.addRoot(root);
       let longestSliceMs = 0;
       let lastProgress = performance.now();

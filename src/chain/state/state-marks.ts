@@ -3,11 +3,15 @@
  * in slices (`step` works until a deadline and says whether it is done), so a large state is marked without
  * holding the event loop.
  *
- * The walk stops at a marked node: the states kept share almost all of their nodes, so each is walked only where
- * it differs from the ones before it. That is exact only because a node is marked once its own children are on the
- * stack, and the sweep waits for an empty stack. Nodes written while the cycle runs are marked as they are written
- * (`noteWritten`, the write barrier): their children are either written with them or belong to the state they
- * were built on, which is a root of this cycle or was itself written during it.
+ * The walk stops at a node it has walked already: the states kept share almost all of their nodes, so each is
+ * walked only where it differs from the ones before it. That is exact because a node is marked once its children
+ * are on the stack, and the sweep waits for an empty stack.
+ *
+ * Nodes written while the cycle runs are live too (`noteWritten`, the write barrier), in a set of their own that
+ * the walk does not stop at: a block may write again, unchanged, a node of an older state (a path re-saved with the
+ * same contents) without writing the subtree under it, so a written node says nothing of its children. Those
+ * children belong to the state the block was built on, which is a root of this cycle (walked whole) or was itself
+ * written during it (and so on back to a root).
  *
  * Marks are exact (a set of the keys themselves): a false "already marked" would skip a live subtree.
  */
@@ -49,6 +53,8 @@ export interface MarkFigures {
 
 export class StateMarks {
   private readonly marks = new Set<string>();
+  /** Written while the cycle runs (the barrier): live, but their subtrees are not known to be walked. */
+  private readonly written = new Set<string>();
   private readonly stack: Pending[] = [];
   private figures = { marked: 0, bytes: 0, missing: 0, written: 0 };
 
@@ -62,13 +68,15 @@ export class StateMarks {
   /** The write barrier: `id` was just written (or is about to be) and is live. */
   noteWritten(id: Uint8Array): void {
     const key = markKey(id);
-    if (this.marks.has(key)) return;
-    this.marks.add(key);
+    if (this.written.has(key)) return;
+    this.written.add(key);
     this.figures.written++;
   }
 
+  /** Live: walked from a root, or written during the cycle. */
   isMarked(id: Uint8Array): boolean {
-    return this.marks.has(markKey(id));
+    const key = markKey(id);
+    return this.marks.has(key) || this.written.has(key);
   }
 
   get done(): boolean {
