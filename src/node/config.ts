@@ -121,7 +121,7 @@ export interface NodeConfig {
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
   readonly writeBehind: boolean;
   /** `state.*`: which states are kept (`--gcmode`), and how far traces re-execute into pruned ones. */
-  readonly state: StateRetentionOptions & { readonly reexec: number };
+  readonly state: StateRetentionOptions & { readonly reexec: number; readonly pruneMinBytes: number };
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
@@ -310,6 +310,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       keepStates: get('state.keep-states'),
       checkpointInterval: get('state.checkpoint-interval'),
       checkpoints: get('state.checkpoints'),
+      pruneMinBytes: get('state.prune-min-bytes'),
       reexec: get('network.rpc.debug.reexec'),
     },
     checkpointing,

@@ -29,7 +29,7 @@ export async function runDbPrune(node: SvcNode, args: readonly string[]): Promis
     engine = await ChainEngine.open({
       ...base,
       retention: { ...config.state, mode: 'full' },
-      pruning: { automatic: false },
+      pruning: { ...base.pruning, automatic: false },
     });
   } catch (err) {
     const message = err instanceof DatabaseLockedError ? lockedDatadirMessage(config.datadir) : messageOf(err);
