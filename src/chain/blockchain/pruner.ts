@@ -44,6 +44,8 @@ export interface PruneCycleFigures {
   readonly diskBytesBefore: number;
   readonly diskBytesAfter: number;
   readonly seconds: number;
+  /** Of which the mark phase (the rest: sweep and compaction). */
+  readonly markSeconds: number;
   /** The longest turn of the event loop the cycle took (a mark slice or a sweep chunk), in milliseconds. */
   readonly longestSliceMs: number;
 }
@@ -208,6 +210,7 @@ export class StatePruner {
         }
         await turn();
       }
+      const markSeconds = (performance.now() - started) / 1000;
       const sweep = await sweepState(db, {
         live: (id) => marks.isMarked(id),
         stopped: () => this.closing,
@@ -227,6 +230,7 @@ export class StatePruner {
         diskBytesBefore,
         diskBytesAfter: await db.stateBytesOnDisk(),
         seconds: (performance.now() - started) / 1000,
+        markSeconds,
         longestSliceMs: Math.max(longestSliceMs, sweep.longestTurnMs),
       };
       this.liveBytes = mark.bytes;
