@@ -89,7 +89,10 @@ describe('kill -9 during state pruning', () => {
     dirs.push(datadir);
     let node = await start(datadir);
     // A state big enough that a cycle takes a while: many accounts, set in place (dev state edits).
-    const edits = Array.from({ length: ACCOUNTS }, (_, i) => ['anvil_setBalance', [address(i), `0x${(i * 1000).toString(16)}`]] as const);
+    const edits = Array.from(
+      { length: ACCOUNTS },
+      (_, i) => ['anvil_setBalance', [address(i), `0x${(i * 1000).toString(16)}`]] as const,
+    );
     await callBatch(node.url, edits, 250);
     // Past the first states, so the oldest kept one is a sparse checkpoint below the window.
     await call(node.url, 'anvil_mine', ['0x120']);
