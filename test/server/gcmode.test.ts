@@ -88,5 +88,8 @@ describe('gcmode across processes', () => {
     expect(line).toBeDefined();
     expect(line.swept as number).toBeGreaterThan(0);
     expect(await head(full.url)).toBe(200n);
+    const metrics = await (await fetch(new URL('/metrics', full.url))).text();
+    const swept = /^svc_state_prune_last\{figure="swept"\} (\d+)$/m.exec(metrics);
+    expect(Number(swept?.[1])).toBe(line.swept);
   }, 180_000);
 });
