@@ -62,12 +62,22 @@ try {
   console.log(
     `built ${accounts} accounts and ${blocks} churned blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
   );
+  // The event loop's longest stall while the cycle runs, seen from outside it (a timer's lateness).
+  let worstLagMs = 0;
+  let expected = performance.now() + 5;
+  const timer = setInterval(() => {
+    worstLagMs = Math.max(worstLagMs, performance.now() - expected);
+    expected = performance.now() + 5;
+  }, 5);
   const f = (await chain.pruning!.prune())!;
+  clearInterval(timer);
+  console.log(`event loop: worst lateness of a 5 ms timer during the cycle ${worstLagMs.toFixed(1)} ms`);
   const MiB = (n: number) => (n / 2 ** 20).toFixed(1);
   console.log(
     `cycle: ${f.seconds.toFixed(2)} s (mark ${f.markSeconds.toFixed(2)} s), roots ${f.roots}, marked ${f.marked} ` +
       `(${MiB(f.liveBytes)} MiB live), scanned ${f.scanned}, swept ${f.swept}, state table on disk ` +
-      `${MiB(f.diskBytesBefore)} -> ${MiB(f.diskBytesAfter)} MiB, longest slice ${f.longestSliceMs.toFixed(1)} ms`,
+      `${MiB(f.diskBytesBefore)} -> ${MiB(f.diskBytesAfter)} MiB, longest slice ${f.longestSliceMs.toFixed(1)} ms ` +
+      `(mark ${f.longestMarkSliceMs.toFixed(1)}, sweep ${f.longestSweepTurnMs.toFixed(1)})`,
   );
 } finally {
   await chain.close();

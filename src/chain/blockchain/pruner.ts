@@ -48,6 +48,9 @@ export interface PruneCycleFigures {
   readonly markSeconds: number;
   /** The longest turn of the event loop the cycle took (a mark slice or a sweep chunk), in milliseconds. */
   readonly longestSliceMs: number;
+  /** The longest mark slice and the longest sweep chunk, apart. */
+  readonly longestMarkSliceMs: number;
+  readonly longestSweepTurnMs: number;
 }
 
 export interface PruneProgress {
@@ -232,6 +235,8 @@ export class StatePruner {
         seconds: (performance.now() - started) / 1000,
         markSeconds,
         longestSliceMs: Math.max(longestSliceMs, sweep.longestTurnMs),
+        longestMarkSliceMs: longestSliceMs,
+        longestSweepTurnMs: sweep.longestTurnMs,
       };
       this.liveBytes = mark.bytes;
       this.lastCycle = figures;
