@@ -190,7 +190,7 @@ export class StatePruner {
     if (store.getMetaSync('snapSync') !== undefined) return undefined;
     const started = performance.now();
     const diskBytesBefore = await db.stateBytesOnDisk();
-    const marks = new StateMarks((id) => db.getSync(keys.state(id)));
+    const marks = new StateMarks((id) => db.getSync(keys.state(id)), this.lastCycle?.marked);
     try {
       // Between imports, the barrier goes on and the roots are read: every block is in one or the other.
       const roots = await this.parts.betweenImports(() => {

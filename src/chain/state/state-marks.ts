@@ -13,17 +13,14 @@
  * children belong to the state the block was built on, which is a root of this cycle (walked whole) or was itself
  * written during it (and so on back to a root).
  *
- * Marks are exact (a set of the keys themselves): a false "already marked" would skip a live subtree.
+ * Marks are exact (node-key-set.ts: the keys themselves): a false "already marked" would skip a live subtree.
  */
 import { RLP } from '@ethereumjs/rlp';
 import { KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
+import { NodeKeySet } from './node-key-set.js';
 
 /** The state table's id of a contract code: 'c' + code hash (@ethereumjs/statemanager's CODEHASH_PREFIX). */
 const CODE_PREFIX = 0x63;
-
-/** A state-table id (the key without its tag) as a Set key: one char per byte, no copy of the bytes. */
-export const markKey = (id: Uint8Array): string =>
-  Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString('latin1');
 
 const codeId = (codeHash: Uint8Array): Uint8Array => {
   const id = new Uint8Array(33);
@@ -52,14 +49,22 @@ export interface MarkFigures {
 }
 
 export class StateMarks {
-  private readonly marks = new Set<string>();
+  private readonly marks: NodeKeySet;
   /** Written while the cycle runs (the barrier): live, but their subtrees are not known to be walked. */
-  private readonly written = new Set<string>();
+  private readonly written = new NodeKeySet(1 << 12);
   private readonly stack: Pending[] = [];
   private figures = { marked: 0, bytes: 0, missing: 0, written: 0 };
 
-  /** `read` answers a state-table id (a node hash, or 'c' + code hash) with its stored value. */
-  constructor(private readonly read: (id: Uint8Array) => Uint8Array | undefined) {}
+  /**
+   * `read` answers a state-table id (a node hash, or 'c' + code hash) with its stored value; `expected`, how many
+   * nodes the walk will likely mark (the last cycle's count), sizes the mark table once.
+   */
+  constructor(
+    private readonly read: (id: Uint8Array) => Uint8Array | undefined,
+    expected?: number,
+  ) {
+    this.marks = new NodeKeySet(expected);
+  }
 
   addRoot(stateRoot: Uint8Array): void {
     if (!sameBytes(stateRoot, KECCAK256_RLP)) this.stack.push({ hash: stateRoot, accounts: true });
@@ -67,16 +72,12 @@ export class StateMarks {
 
   /** The write barrier: `id` was just written (or is about to be) and is live. */
   noteWritten(id: Uint8Array): void {
-    const key = markKey(id);
-    if (this.written.has(key)) return;
-    this.written.add(key);
-    this.figures.written++;
+    if (this.written.add(id)) this.figures.written++;
   }
 
   /** Live: walked from a root, or written during the cycle. */
   isMarked(id: Uint8Array): boolean {
-    const key = markKey(id);
-    return this.marks.has(key) || this.written.has(key);
+    return this.marks.has(id) || this.written.has(id);
   }
 
   get done(): boolean {
@@ -94,14 +95,13 @@ export class StateMarks {
       // The clock is read every 16 nodes (under 1 ms of work on a slow core): a slice overshoots little.
       if ((++n & 15) === 0 && performance.now() >= deadline) return false;
       const { hash, accounts } = this.stack.pop()!;
-      const key = markKey(hash);
-      if (this.marks.has(key)) continue;
+      if (this.marks.has(hash)) continue;
       const encoded = this.read(hash);
       if (encoded === undefined) {
         this.figures.missing++;
         continue;
       }
-      this.marks.add(key);
+      this.marks.add(hash);
       this.figures.marked++;
       this.figures.bytes += encoded.length;
       this.visit(RLP.decode(encoded) as NodeItems, accounts);
@@ -137,14 +137,13 @@ export class StateMarks {
       this.stack.push({ hash: storageRoot, accounts: false });
     if (codeHash === undefined || codeHash.length !== 32 || sameBytes(codeHash, KECCAK256_NULL)) return;
     const id = codeId(codeHash);
-    const key = markKey(id);
-    if (this.marks.has(key)) return;
+    if (this.marks.has(id)) return;
     const code = this.read(id);
     if (code === undefined) {
       this.figures.missing++;
       return;
     }
-    this.marks.add(key);
+    this.marks.add(id);
     this.figures.marked++;
     this.figures.bytes += code.length;
   }
