@@ -8,7 +8,7 @@
 import type { ChainDB } from '../db/chain-db.js';
 import { Tag } from '../db/keys.js';
 
-const CHUNK = 1024;
+const CHUNK = 256;
 const CODE_PREFIX = 0x63;
 
 /** A key the sweep may delete: a node or a code, nothing else of the state table. */
