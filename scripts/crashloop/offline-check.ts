@@ -28,6 +28,7 @@ import { getNetwork } from '../../src/chain/networks/index.js';
 import type { NetworkDefinition } from '../../src/chain/networks/types.js';
 import { instantSealNetwork } from '../../src/chain/engine/seal-mode.js';
 import { accountTrieOf, trieRange } from '../../src/chain/state/trie-range.js';
+import type { StateRetentionOptions } from '../../src/chain/state/retention.js';
 
 export type OfflineCategory = 'reopen' | 'head' | 'canonical' | 'state' | 'log-index' | 'address-index' | 'tx-index';
 export const OFFLINE_CATEGORIES: readonly OfflineCategory[] = [
@@ -66,6 +67,8 @@ const FULL_DEPTH = 64n;
 export async function checkDatadirOffline(
   datadir: string,
   network: NetworkDefinition = instantSealNetwork(getNetwork('dev')),
+  /** A pruned datadir (`--gcmode full`) opens only in full mode, with the window it was pruned to. */
+  retention?: StateRetentionOptions,
 ): Promise<OfflineCheckResult> {
   const started = performance.now();
   const failures = Object.fromEntries(OFFLINE_CATEGORIES.map((c) => [c, [] as string[]])) as Record<
@@ -83,6 +86,7 @@ export async function checkDatadirOffline(
       network: engineNetworkOf(network),
       rules: etcEngineRules(network),
       noProof: true,
+      ...(retention !== undefined ? { retention, pruning: { automatic: false } } : {}),
     });
   } catch (err) {
     fail('reopen', `the datadir does not reopen: ${(err as Error).message}`);

@@ -37,6 +37,12 @@ export {
   type GcMode,
   type StateRetentionOptions,
 } from './state/retention.js';
+export {
+  PRUNED_DATADIR_MESSAGE,
+  type PruneCycleFigures,
+  type PruneProgress,
+  type PruningOptions,
+} from './blockchain/pruner.js';
 export { encodeConsensusReceipt, type TxReceipt } from './codec/receipts.js';
 export { BlockImportError } from './import/import-error.js';
 

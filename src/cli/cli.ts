@@ -10,6 +10,7 @@ import { handlers } from '../handlers/index.js';
 import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
+import { runDbPrune } from '../node/db-prune-command.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { type DbCommandResult, runDbStats } from '../node/db-stats-command.js';
 import { ConfigError, loadConfig } from '../node/config.js';
@@ -31,10 +32,11 @@ export interface CliIo {
 }
 
 /** `svc-node db <subcommand>`: offline work on a datadir's chain database, one module each. */
+type DbCommandOptions = Parameters<typeof runDbStats>[1] & { readonly node: SvcNode };
 const DB_COMMANDS: Record<string, (args: readonly string[], opts: DbCommandOptions) => Promise<DbCommandResult>> = {
   stats: runDbStats,
+  prune: (args, { node }) => runDbPrune(node, args),
 };
-type DbCommandOptions = Parameters<typeof runDbStats>[1];
 const dbUsage = `usage: svc-node [options] db <${Object.keys(DB_COMMANDS).join('|')}> [--json]`;
 
 export type CliOutcome =
@@ -98,13 +100,13 @@ export async function runCli(
   const log = createLogger({ level: config.logLevel, stream: io.stdout });
   for (const { name, meant } of misspeltEnvironment(env))
     log.warn('unknown environment variable, ignored', { name, didYouMean: meant });
+  const node = new SvcNode(config, log);
   if (dbCommand !== undefined) {
     const { datadir, network } = config;
-    const db = { datadir, network, json: values.json === true, out: io.stdout, progress: io.stderr };
+    const db = { datadir, network, json: values.json === true, out: io.stdout, progress: io.stderr, node };
     const result = await dbCommand(commandArgs.slice(1), db);
     return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
   }
-  const node = new SvcNode(config, log);
   if (command !== undefined) {
     const result = await runHistoryCommand(node, command as HistoryCommand, commandArgs, stop);
     return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);

@@ -189,6 +189,21 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
       },
     });
     new Gauge({
+      name: 'svc_state_prune_last',
+      help: 'The last state pruning cycle (--gcmode full): its seconds, nodes marked and swept, live bytes, longest slice in ms',
+      labelNames: ['figure'],
+      registers,
+      collect() {
+        const last = followEngine()?.chain.pruning?.lastCycle;
+        if (last === undefined) return;
+        this.set({ figure: 'seconds' }, last.seconds);
+        this.set({ figure: 'marked' }, last.marked);
+        this.set({ figure: 'swept' }, last.swept);
+        this.set({ figure: 'live_bytes' }, last.liveBytes);
+        this.set({ figure: 'longest_slice_ms' }, last.longestSliceMs);
+      },
+    });
+    new Gauge({
       name: 'svc_datadir_size_bytes',
       help: 'Bytes of the files under the data directory (chain database, keystore, Ethash caches kept there); measured at most once a minute',
       registers,

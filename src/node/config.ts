@@ -121,7 +121,7 @@ export interface NodeConfig {
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
   readonly writeBehind: boolean;
   /** `state.*`: which states are kept (`--gcmode`), and how far traces re-execute into pruned ones. */
-  readonly state: StateRetentionOptions & { readonly reexec: number };
+  readonly state: StateRetentionOptions & { readonly reexec: number; readonly pruneMinBytes: number };
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
@@ -294,6 +294,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const fork = forkOf(get, network);
   if (fork !== undefined && (seal !== 'instant' || checkpointing))
     throw new ConfigError('fork.url runs an instant-seal dev chain: leave out --seal ethash and --checkpointing');
+  const gcmode = get('state.gcmode');
+  // A fork reads what it lacks from its upstream at any of its blocks, and pruning cannot tell those nodes apart.
+  if (fork !== undefined && gcmode === 'full')
+    throw new ConfigError('fork mode (--fork-url) keeps every state: leave out --gcmode full (it runs as an archive)');
   return {
     network,
     ...(fork !== undefined ? { fork } : {}),
@@ -301,10 +305,12 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     caches,
     writeBehind: get('db.write-behind'),
     state: {
-      mode: get('state.gcmode'),
+      // Test chains are replaced and rewound at will by retesteth: they keep every state.
+      mode: testmode ? 'archive' : gcmode,
       keepStates: get('state.keep-states'),
       checkpointInterval: get('state.checkpoint-interval'),
       checkpoints: get('state.checkpoints'),
+      pruneMinBytes: get('state.prune-min-bytes'),
       reexec: get('network.rpc.debug.reexec'),
     },
     checkpointing,

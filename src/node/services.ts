@@ -154,6 +154,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     caches: config.caches,
     writeBehind: config.writeBehind,
     retention: config.state,
+    pruning: { minTriggerBytes: config.state.pruneMinBytes },
     onWarning: (message) => log.warn(message),
     log: log.child({ component: 'engine' }),
     logs: {

@@ -54,6 +54,7 @@ import { flatLayerLimits, openFlatState } from './flat-open.js';
 import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
 import type { OpenOptions } from './open-options.js';
+import { StatePruner } from './pruner.js';
 
 export type { OpenOptions };
 
@@ -69,6 +70,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private readonly forkChoice: ForkChoice;
   private readonly assembler: BlockAssembler;
   private readonly emptyChunks: EmptyChunkBuilder;
+  /** Full mode's mark-and-sweep of unreachable state (blockchain/pruner.ts); undefined for an archive. */
+  pruning: StatePruner | undefined;
   /** Where a snap sync writes state, headers and its progress, and how it hands over (state/snap-store.ts). */
   readonly snapState: SnapStateStore;
   /** After a snap sync: bodies and receipts below its base, fetched afterwards (history/backfill-store.ts). */
@@ -116,14 +119,13 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       const federation =
         opts.network.checkpointing === undefined ? undefined : new Federation(opts.network.checkpointing);
       const commons = new SharedCommons(opts.rules);
-      const codec = new BlockCodec(
-        (n) => commons.commonAt(n),
-        (n) => commons.txCommonAt(n),
-        federation !== undefined,
-      );
-      const store = new BlockStore(db, codec, (n) => commons.commonAt(n), limits);
+      const commonAt = (n: bigint) => commons.commonAt(n);
+      const codec = new BlockCodec(commonAt, (n) => commons.txCommonAt(n), federation !== undefined);
+      const store = new BlockStore(db, codec, commonAt, limits);
       const chain = new Blockchain(db, nodes, store, commons, codec, opts, federation, limits);
       await chain.initialise();
+      const betweenImports = <T>(work: () => Promise<T>) => chain.queued(work);
+      chain.pruning = await StatePruner.open({ db, store, view: chain.view, betweenImports }, opts);
       return chain;
     } catch (err) {
       await db.close();
@@ -197,6 +199,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   }
 
   async close(): Promise<void> {
+    await this.pruning?.close();
     await this.importQueue.catch(() => undefined);
     await this.view.flat.close();
     await this.db.close();
@@ -434,6 +437,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   private async importTimed(block: Block): Promise<ImportResult> {
     const started = performance.now();
     const result = await this.importer.importBlock(block);
+    this.pruning?.noteImported(result);
     if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
       this.emit('blockImported', {
         block: result.block,

@@ -4,6 +4,7 @@ import type { ProgressLogger } from '../base/progress-log.js';
 import type { ForkUpstream } from '../fork/upstream.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from '../rules/engine-types.js';
 import type { StateRetentionOptions } from '../state/retention.js';
+import type { PruningOptions } from './pruner.js';
 
 export interface OpenOptions {
   /** The node's data directory; the chain database lives in `<dataDir>/chaindata`. */
@@ -31,4 +32,6 @@ export interface OpenOptions {
   readonly retention?: StateRetentionOptions;
   /** Where long background work (the flat state's build) logs its progress; default: silent. */
   readonly log?: ProgressLogger;
+  /** Full mode: when pruning cycles run, how long their slices are, where their figures go (blockchain/pruner.ts). */
+  readonly pruning?: PruningOptions;
 }

@@ -5,6 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { Level } from 'level';
+import { Tag } from './keys.js';
 import { WriteBehindQueue, type WriteOp } from './write-behind.js';
 
 export type { WriteOp };
@@ -57,8 +58,26 @@ export interface ChainDBOptions {
   readonly writeBehind?: boolean;
 }
 
+/** Sees every state-table put (its key without the tag, and its value) before the write is made. */
+export type StateWriteObserver = (id: Uint8Array, value: Uint8Array) => void;
+
+/** classic-level's range methods (Node's `Level`), which the browser-neutral type of `level` leaves out. */
+interface RangeMaintenance {
+  approximateSize(start: Uint8Array, end: Uint8Array): Promise<number>;
+  compactRange(start: Uint8Array, end: Uint8Array): Promise<void>;
+}
+
+const STATE_RANGE = { gte: Uint8Array.of(Tag.state), lt: Uint8Array.of(Tag.state + 1) };
+
 export class ChainDB {
   private readonly queue: WriteBehindQueue | undefined;
+  /**
+   * The pruner's write barrier (chain/blockchain/pruner.ts): told of each state node or code before it is queued or
+   * written, in the caller's turn, so a node a block writes again while a sweep runs is never taken for garbage.
+   */
+  stateWrites: StateWriteObserver | undefined;
+  /** Without write-behind: a sweep's delete under way; writes begun after it wait for it (see `deleteStale`). */
+  private sweepWrite: Promise<void> | undefined;
 
   private constructor(
     private readonly level: Level<Uint8Array, Uint8Array>,
@@ -149,8 +168,54 @@ export class ChainDB {
   /** Stores `batch` atomically; with write-behind, queues it behind the earlier ones and returns at once. */
   async write(batch: WriteBatch): Promise<void> {
     if (batch.ops.length === 0) return;
+    this.observe(batch.ops);
     if (this.queue !== undefined) return this.queue.enqueue(batch.ops);
+    if (this.sweepWrite !== undefined) await this.sweepWrite;
     await this.level.batch(batch.ops);
+  }
+
+  private observe(ops: readonly WriteOp[]): void {
+    const observer = this.stateWrites;
+    if (observer === undefined) return;
+    for (const op of ops) if (op.type === 'put' && op.key[0] === Tag.state) observer(op.key.subarray(1), op.value);
+  }
+
+  /**
+   * Deletes the state keys of `candidates` that `stale` still calls stale, deciding in this turn: a put of one of them
+   * observed later (a block writing that node again) lands after the delete (behind it in the write-behind queue, or
+   * waiting for it), and a put observed earlier made `stale` answer false. Returns how many were deleted.
+   */
+  async deleteStale(candidates: readonly Uint8Array[], stale: (key: Uint8Array) => boolean): Promise<number> {
+    const ops: WriteOp[] = [];
+    for (const key of candidates) if (key[0] === Tag.state && stale(key)) ops.push({ type: 'del', key });
+    if (ops.length === 0) return 0;
+    if (this.queue !== undefined) {
+      await this.queue.enqueue(ops);
+      return ops.length;
+    }
+    const run = this.level.batch(ops);
+    const gate = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.sweepWrite = gate;
+    try {
+      await run;
+    } finally {
+      if (this.sweepWrite === gate) this.sweepWrite = undefined;
+    }
+    return ops.length;
+  }
+
+  /** LevelDB's estimate of the state table's size on disk, in bytes. */
+  stateBytesOnDisk(): Promise<number> {
+    return (this.level as unknown as RangeMaintenance).approximateSize(STATE_RANGE.gte, STATE_RANGE.lt);
+  }
+
+  /** Compacts the state table (after a sweep: the deleted entries' space is given back). */
+  async compactState(): Promise<void> {
+    await this.flushed();
+    await (this.level as unknown as RangeMaintenance).compactRange(STATE_RANGE.gte, STATE_RANGE.lt);
   }
 
   /**
@@ -160,7 +225,9 @@ export class ChainDB {
    */
   async writeNow(batch: WriteBatch): Promise<void> {
     if (batch.ops.length === 0) return;
+    this.observe(batch.ops);
     if (this.queue !== undefined && this.queue.queued > 0) await this.queue.flushed();
+    if (this.sweepWrite !== undefined) await this.sweepWrite;
     // A chained batch: one native call per operation with its key and value as arguments cost ~40 % less of the
     // main thread than the array form, whose native side reads each operation object's properties one by one.
     const chained = this.level.batch();

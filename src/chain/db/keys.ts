@@ -86,6 +86,8 @@ export const keys = {
  * root; absent when nothing was edited.
  * `flatState`: what the flat table ('a'/'o') holds: the state root it equals, and while it is being built the
  * build's cursor (state/flat-table.ts); absent: no table (fork mode, an old datadir, being cleared).
+ * `gcMode`: the `--gcmode` the datadir was last opened with ('full' or 'archive', ASCII; absent before pruning
+ * existed, which is archive). Once full, older states are gone and the datadir cannot be opened as an archive.
  */
 export type MetaName =
   | 'head'
@@ -97,6 +99,7 @@ export type MetaName =
   | 'snapBackfill'
   | 'forkBase'
   | 'editedState'
-  | 'flatState';
+  | 'flatState'
+  | 'gcMode';
 
 export const SCHEMA_VERSION = 1;

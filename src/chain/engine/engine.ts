@@ -20,6 +20,7 @@ import type { NetworkDefinition, NetworkName } from '../networks/types.js';
 import { Miner } from '../miner/index.js';
 import { Ethash } from '../pow/ethash.js';
 import type { ProgressLogger } from '../base/progress-log.js';
+import type { PruningOptions } from '../blockchain/pruner.js';
 import { instantSealNetwork, sealVerifierFor, type SealMode } from './seal-mode.js';
 import { TxPool } from '../txpool/txpool.js';
 import type { StateRetentionOptions } from '../state/retention.js';
@@ -61,6 +62,8 @@ export interface EngineOptions {
   readonly writeBehind?: boolean;
   /** Which states are kept (`--gcmode` and its window, state/retention.ts); default archive. */
   readonly retention?: StateRetentionOptions;
+  /** Full mode's cycles (blockchain/pruner.ts); the engine logs each one and warns of failures unless told otherwise. */
+  readonly pruning?: PruningOptions;
 }
 
 export interface MiningOptions {
@@ -125,6 +128,20 @@ export class ChainEngine {
       ...(opts.writeBehind ? { writeBehind: true } : {}),
       ...(opts.log ? { log: opts.log } : {}),
       ...(opts.retention ? { retention: opts.retention } : {}),
+      pruning: {
+        onCycle: (f) =>
+          opts.log?.info('state pruned', {
+            marked: f.marked,
+            swept: f.swept,
+            liveMiB: Math.round(f.liveBytes / 2 ** 20),
+            diskMiB: `${Math.round(f.diskBytesBefore / 2 ** 20)} -> ${Math.round(f.diskBytesAfter / 2 ** 20)}`,
+            seconds: Math.round(f.seconds * 100) / 100,
+            markSeconds: Math.round(f.markSeconds * 100) / 100,
+            longestSliceMs: Math.round(f.longestSliceMs),
+          }),
+        onError: (err) => opts.onWarning?.(`state pruning cycle failed: ${(err as Error)?.message ?? err}`),
+        ...opts.pruning,
+      },
       ...(devChain ? { flatState: true } : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;

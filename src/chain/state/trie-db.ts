@@ -1,8 +1,8 @@
 /**
  * State trie storage on the chain database.
  *
- * Trie nodes are content-addressed and shared between the states of many blocks, so they are never
- * deleted (no pruning: every stored block keeps a readable state). A state manager writes into a
+ * Trie nodes are content-addressed and shared between the states of many blocks, so a trie never deletes one
+ * (in `--gcmode full` the pruner removes those no kept state reaches: blockchain/pruner.ts). A state manager writes into a
  * `BufferedTrieDB`; the buffer is flushed into the block's LevelDB batch, so a block's header, body,
  * receipts, indexes and state nodes land atomically. Read-only work (calls, historical reads) uses a
  * buffer that is simply dropped.

@@ -58,6 +58,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       keepStates: d('state.keep-states'),
       checkpointInterval: d('state.checkpoint-interval'),
       checkpoints: d('state.checkpoints'),
+      pruneMinBytes: d('state.prune-min-bytes'),
       reexec: d('network.rpc.debug.reexec'),
     },
     checkpointing: d('blockchains.checkpointing'),

@@ -26,6 +26,12 @@ export const stateSettings = {
     default: 2,
     description: 'full mode: how many of those sparse states are kept',
   }),
+  'state.prune-min-bytes': s.int({
+    min: 1,
+    default: 256 * 1024 * 1024,
+    description:
+      'full mode: a pruning cycle starts once the state written since the last one passes half the live state it measured, and this many bytes at least',
+  }),
   'network.rpc.debug.reexec': s.int({
     min: 0,
     default: 128,

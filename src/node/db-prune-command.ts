@@ -1,0 +1,60 @@
+/**
+ * `svc-node db prune [--datadir <dir>] [--network …]`: turns an archive datadir into a full one offline. The chain
+ * is opened in full mode with no automatic cycles (no RPC server, no peers), one whole cycle runs unsliced with a
+ * progress line, and the mode stays recorded as full. A node holding the datadir makes it refuse (LevelDB's lock).
+ */
+import { ChainEngine, DatabaseLockedError } from '../chain/index.js';
+import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
+import type { SvcNode } from './node.js';
+import type { DbCommandResult } from './db-stats-command.js';
+import { engineOptionsOf } from './services.js';
+
+export const dbUsage = 'usage: svc-node [options] db prune   (turns an archive datadir into a pruned one, offline)';
+
+const MiB = 2 ** 20;
+
+export async function runDbPrune(node: SvcNode, args: readonly string[]): Promise<DbCommandResult> {
+  if (args.length > 0) return { exitCode: 2, error: `db prune takes no arguments\n${dbUsage}` };
+  const { config, log } = node;
+  if (config.fork !== undefined || config.testmode)
+    return { exitCode: 2, error: 'db prune: fork and test chains keep every state' };
+  const base = engineOptionsOf(node);
+  let engine: ChainEngine;
+  try {
+    engine = await ChainEngine.open({
+      ...base,
+      retention: { ...config.state, mode: 'full' },
+      pruning: { ...base.pruning, automatic: false },
+    });
+  } catch (err) {
+    const message = err instanceof DatabaseLockedError ? lockedDatadirMessage(config.datadir) : messageOf(err);
+    return { exitCode: 1, error: `cannot open the chain: ${message}` };
+  }
+  writePidFile(config.datadir);
+  try {
+    const figures = await engine.chain.pruning?.prune(false, (p) =>
+      log.info('prune progress', { phase: p.phase, marked: p.marked, scanned: p.scanned, swept: p.swept }),
+    );
+    if (figures === undefined)
+      return { exitCode: 1, error: 'db prune: the cycle did not run (a snap sync is under way)' };
+    log.info('prune done', {
+      head: engine.chain.getHead().header.number.toString(),
+      keptStates: config.state.keepStates,
+      marked: figures.marked,
+      swept: figures.swept,
+      liveMiB: Math.round(figures.liveBytes / MiB),
+      diskMiB: `${Math.round(figures.diskBytesBefore / MiB)} -> ${Math.round(figures.diskBytesAfter / MiB)}`,
+      seconds: Math.round(figures.seconds * 10) / 10,
+    });
+    return { exitCode: 0 };
+  } catch (err) {
+    return { exitCode: 1, error: `db prune failed: ${messageOf(err)}` };
+  } finally {
+    await engine.close();
+    removePidFile(config.datadir);
+  }
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
