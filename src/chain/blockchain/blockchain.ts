@@ -26,7 +26,7 @@ import { BlockStore, type TxLocation } from '../db/block-store.js';
 import { ChainDB, WriteBatch } from '../db/chain-db.js';
 import type { EngineNetwork, RewardCredit } from '../rules/engine-types.js';
 import type { CallMessage, CallResult } from '../exec/call.js';
-import { buildGenesis, declaredGenesisBlock } from '../genesis/state.js';
+import { buildGenesis, declaredGenesisBlock, GENESIS_SPILL_EVERY } from '../genesis/state.js';
 import { ForkChoice } from '../import/fork-choice.js';
 import { BlockImporter, type ImportResult } from '../import/importer.js';
 import { BlockValidator } from '../import/validate.js';
@@ -47,7 +47,7 @@ import {
 import type { StateView } from '../state/state-view.js';
 import { SnapStateStore } from '../view/snap-store.js';
 import { HistoryBackfillStore } from '../history/backfill-store.js';
-import { TrieNodeStore } from '../state/trie-db.js';
+import { type BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
 import type { OpenOptions } from './open-options.js';
@@ -138,7 +138,17 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const storedGenesis = await this.store.getMeta('genesis');
     let genesis: Block;
     if (storedGenesis === undefined) {
-      const { block, stateWrites } = await buildGenesis(network, this.commonAt(0n), this.nodes);
+      // A large allocation's nodes are written in parts before the genesis batch: an interrupted build leaves only
+      // content-addressed nodes that no head refers to, and the next open builds the genesis again.
+      const spill = {
+        every: GENESIS_SPILL_EVERY,
+        write: async (nodes: BufferedTrieDB) => {
+          const part = new WriteBatch();
+          nodes.writeTo(part);
+          await this.db.write(part);
+        },
+      };
+      const { block, stateWrites } = await buildGenesis(network, this.commonAt(0n), this.nodes, spill);
       const batch = new WriteBatch();
       stateWrites?.writeTo(batch);
       this.store.stageBlock(batch, block, [], block.header.difficulty);
