@@ -8,6 +8,7 @@
  * account-making blocks (their bodies, receipts and intermediate states) are missing from the history, which the
  * report says. The churn blocks are real: signed transactions, the pool, the miner (Ethash seal), ETC rules.
  */
+import type { Block } from '@ethereumjs/block';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { Address, bigIntToBytes, concatBytes, hexToBytes, setLengthLeft } from '@ethereumjs/util';
 import type { ChainEngine } from '../src/chain/engine/engine.js';
@@ -94,6 +95,8 @@ export interface ChurnOptions {
   readonly writeTxsPerBlock: number;
   readonly slotsPerWriteTx: number;
   readonly onProgress?: (done: number) => void;
+  /** Each mined block, before the next is built (the importing engine's turn). */
+  readonly onBlock?: (block: Block) => Promise<void>;
 }
 
 const GWEI = 1_000_000_000n;
@@ -120,8 +123,8 @@ export async function churn(engine: ChainEngine, sizes: StateSizes, opts: ChurnO
   for (let b = 0; b < opts.blocks; b++) {
     const raws: Uint8Array[] = [];
     for (let i = 0; i < opts.transfersPerBlock; i++)
-      raws.push(sign({ to: accountAddress(pick(sizes.accounts)), value: 1n, gasLimit: 21_000n }));
-    for (let i = 0; i < opts.writeTxsPerBlock; i++) {
+      raws.push(sign({ to: accountAddress(pick(Math.max(1, sizes.accounts))), value: 1n, gasLimit: 21_000n }));
+    for (let i = 0; i < (contracts > 0 ? opts.writeTxsPerBlock : 0); i++) {
       const c = pick(contracts);
       const inContract = Math.min(sizes.slotsPerContract, sizes.slots - c * sizes.slotsPerContract);
       const pairs: Uint8Array[] = [];
@@ -135,6 +138,7 @@ export async function churn(engine: ChainEngine, sizes: StateSizes, opts: ChurnO
     const block = mined!.block;
     if (block.transactions.length !== raws.length)
       throw new Error(`block ${block.header.number} holds ${block.transactions.length} of ${raws.length}`);
+    await opts.onBlock?.(block);
     opts.onProgress?.(b + 1);
   }
 }

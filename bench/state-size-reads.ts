@@ -36,6 +36,8 @@ export async function readRates(engine: ChainEngine, sizes: StateSizes, seconds:
     ['eth_getBalance', getBalance],
     ['eth_call', call],
   ] as const) {
+    // A run without accounts or without slots (to split the bytes between them) has nothing of that kind to read.
+    if (method === 'eth_getBalance' ? sizes.accounts === 0 : contracts === 0) continue;
     for (const concurrency of [1, 16]) {
       const until = performance.now() + seconds * 1000;
       const cpu = process.cpuUsage();

@@ -4,13 +4,20 @@
  * accounts and slots, by key tag, per account and per slot; then eth_getBalance and eth_call rates on the head state.
  *
  *   nice -n 5 node --max-old-space-size=8192 --import tsx bench/state-size.ts \
- *     [--accounts 1000000] [--slots 1000000] [--churn 2000] [--gcmode archive|full] [--out dir] [--reads-seconds 5]
+ *     [--accounts 1000000] [--slots 1000000] [--churn 2000] [--gcmode archive|full] [--via import|mine] [--out dir]
+ *     [--reads-seconds 5]
+ *
+ * `--via import` (default): a miner engine on a scratch copy of the base produces the churn blocks (dev miner, Ethash
+ * seal, ETC rules) and the measured engine imports each one, as a mordor/etc node does (its import executes through
+ * the state manager as is). `--via mine`: the measured datadir is the miner's own (the dev chain's assembly, which
+ * runs on exec/flat-state.ts and writes each account's slots once per block).
  *
  * The base (genesis state, state-size-chain.ts) is built once per sizes and mode and cached in the tmp dir
  * (`$TMPDIR/svc-node-state-size/<sizes>-<mode>/base`); each run churns a copy of it (`<out>/datadir`, kept for
  * inspection). Results: `<out>/state-size-<mode>.json` and a markdown table on stdout.
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Block } from '@ethereumjs/block';
 import { bytesToHex, hexToBytes } from '@ethereumjs/util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +39,7 @@ const { values } = parseArgs({
     'write-txs-per-block': { type: 'string', default: '4' },
     'slots-per-write-tx': { type: 'string', default: '16' },
     gcmode: { type: 'string', default: 'archive' },
+    via: { type: 'string', default: 'import' },
     out: { type: 'string' },
     'reads-seconds': { type: 'string', default: '5' },
   },
@@ -46,6 +54,8 @@ if (gcmode !== 'archive' && gcmode !== 'full') throw new Error(`--gcmode archive
 const retention: StateRetentionOptions | undefined =
   gcmode === 'full' ? { mode: 'full', keepStates: 128, checkpointInterval: 128, checkpoints: 2 } : undefined;
 const churnBlocks = Number(values.churn);
+const via = values.via;
+if (via !== 'import' && via !== 'mine') throw new Error(`--via import|mine, not ${via}`);
 const tag = `${sizes.accounts}a-${sizes.slots}s-${sizes.slotsPerContract}spc`;
 const cacheRoot = join(tmpdir(), 'svc-node-state-size');
 const ethashDir = join(cacheRoot, 'ethash');
@@ -115,13 +125,22 @@ writeFileSync(
   `${JSON.stringify({ sizes, gcmode, stateRoot: bytesToHex(stateRoot), build, built }, null, 2)}\n`,
 );
 
+const minerDir = join(out, 'miner');
+rmSync(minerDir, { recursive: true, force: true });
+if (via === 'import') cpSync(baseDir, minerDir, { recursive: true });
 const [engine, reopen] = await timed('open the copy', () => open(dataDir, stateRoot));
+const miner = via === 'import' ? await open(minerDir, stateRoot) : engine;
 let churned: Phase;
 let reads: Awaited<ReturnType<typeof readRates>> | undefined;
+const importInto = async (block: Block) => {
+  const imported = await engine.chain.importBlock(block);
+  if (imported.status !== 'head') throw new Error(`block ${block.header.number} imported as ${imported.status}`);
+};
 try {
   const started = performance.now();
   [, churned] = await timed(`churn: ${churnBlocks} blocks`, () =>
-    churn(engine, sizes, {
+    churn(miner, sizes, {
+      ...(via === 'import' ? { onBlock: importInto } : {}),
       blocks: churnBlocks,
       transfersPerBlock: Number(values['transfers-per-block']),
       writeTxsPerBlock: Number(values['write-txs-per-block']),
@@ -137,7 +156,9 @@ try {
   const seconds = Number(values['reads-seconds']);
   if (seconds > 0) reads = await readRates(engine, sizes, seconds);
 } finally {
+  if (miner !== engine) await miner.close();
   await engine.close();
+  rmSync(minerDir, { recursive: true, force: true });
 }
 const [after, measureAfter] = await timed('measure after churn', () => measureDatadir(dataDir));
 
@@ -146,6 +167,7 @@ const result = {
   sizes,
   contracts: contractCount(sizes),
   gcmode,
+  via,
   stateRoot: bytesToHex(stateRoot),
   retention,
   churn: {
@@ -166,7 +188,7 @@ function table(a: DatadirSize, b: DatadirSize): string {
   const mb = (n: number) => (n / 1e6).toFixed(1);
   const names = [...new Set([...Object.keys(a.tags), ...Object.keys(b.tags)])].sort();
   const rows = [
-    `| ${gcmode} | after build | after ${churnBlocks} blocks of churn |`,
+    `| ${gcmode}, via ${via} | after build | after ${churnBlocks} blocks of churn |`,
     '| --- | ---: | ---: |',
     `| datadir on disk, MB | ${mb(a.diskBytes)} | ${mb(b.diskBytes)} |`,
     `| chaindata on disk, MB | ${mb(a.chaindataDiskBytes)} | ${mb(b.chaindataDiskBytes)} |`,
@@ -174,10 +196,11 @@ function table(a: DatadirSize, b: DatadirSize): string {
   const cell = (t: DatadirSize['tags'][string] | undefined) =>
     t === undefined ? '–' : `${t.entries.toLocaleString('en')} / ${mb(t.keyBytes + t.valueBytes)}`;
   for (const n of names) rows.push(`| ${n}: entries / key+value MB | ${cell(a.tags[n])} | ${cell(b.tags[n])} |`);
-  const per = (d: DatadirSize, n: number) => (n > 0 ? (d.diskBytes / n).toFixed(0) : '–');
-  rows.push(`| disk bytes per account | ${per(a, sizes.accounts)} | ${per(b, sizes.accounts)} |`);
-  rows.push(`| disk bytes per slot | ${per(a, sizes.slots)} | ${per(b, sizes.slots)} |`);
+  // The trie nodes are keyed by hash, so a scan cannot tell account nodes from storage nodes: runs with
+  // `--slots 0` and with `--accounts 0` split the bytes between accounts and slots.
   const items = sizes.accounts + sizes.slots;
+  const per = (d: DatadirSize) => (items > 0 ? (d.diskBytes / items).toFixed(0) : '–');
+  rows.push(`| datadir bytes per account-or-slot | ${per(a)} | ${per(b)} |`);
   const state = (d: DatadirSize) => (d.tags.S ? ((d.tags.S.keyBytes + d.tags.S.valueBytes) / items).toFixed(0) : '–');
   rows.push(`| S (trie + code) key+value bytes per account-or-slot | ${state(a)} | ${state(b)} |`);
   return rows.join('\n');

@@ -4,7 +4,15 @@
  */
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { Account, Address, KECCAK256_RLP, equalsBytes, bytesToHex, bytesToUnprefixedHex } from '@ethereumjs/util';
+import {
+  Account,
+  Address,
+  KECCAK256_RLP,
+  equalsBytes,
+  bytesToHex,
+  bytesToUnprefixedHex,
+  unpadBytes,
+} from '@ethereumjs/util';
 import { keccak256 } from '../base/crypto.js';
 import type { GenesisAccount } from '../networks/types.js';
 import type { EngineNetwork } from '../rules/engine-types.js';
@@ -48,9 +56,12 @@ export async function buildGenesis(
   let sinceSpill = 0;
   for (const acct of inParts ? byHashedAddress(alloc) : alloc) {
     const addr = new Address(acct.address);
-    await stateManager.putAccount(addr, new Account(acct.nonce ?? 0n, acct.balance));
+    // The slots go in as one trie batch: the library's putStorage also writes each slot into the trie at once
+    // (its cache's put returns nothing, so its `?? write` always runs), leaving ~2 dead nodes per slot behind.
+    const slots = (acct.storage ?? []).map(([key, value]) => [key, unpadBytes(value)] as const);
+    const storageRoot = slots.length === 0 ? KECCAK256_RLP : await stateManager.writeSlots(addr, KECCAK256_RLP, slots);
+    await stateManager.putAccount(addr, new Account(acct.nonce ?? 0n, acct.balance, storageRoot));
     if (acct.code !== undefined && acct.code.length > 0) await stateManager.putCode(addr, acct.code);
-    for (const [key, value] of acct.storage ?? []) await stateManager.putStorage(addr, key, value);
     sinceSpill += 1 + (acct.storage?.length ?? 0);
     if (inParts && sinceSpill >= spill.every) {
       await stateManager.flush();
