@@ -56,7 +56,8 @@ const retention: StateRetentionOptions | undefined =
 const churnBlocks = Number(values.churn);
 const via = values.via;
 if (via !== 'import' && via !== 'mine') throw new Error(`--via import|mine, not ${via}`);
-const tag = `${sizes.accounts}a-${sizes.slots}s-${sizes.slotsPerContract}spc`;
+// The suffix changes with the genesis writer, so that a base built by an older one is not reused.
+const tag = `${sizes.accounts}a-${sizes.slots}s-${sizes.slotsPerContract}spc-g2`;
 const cacheRoot = join(tmpdir(), 'svc-node-state-size');
 const ethashDir = join(cacheRoot, 'ethash');
 const out = values.out ?? join(cacheRoot, `run-${tag}-${gcmode}`);
