@@ -26,7 +26,7 @@ import { BlockStore, type TxLocation } from '../db/block-store.js';
 import { ChainDB, WriteBatch } from '../db/chain-db.js';
 import type { EngineNetwork, RewardCredit } from '../rules/engine-types.js';
 import type { CallMessage, CallResult } from '../exec/call.js';
-import { buildGenesis, declaredGenesisBlock } from '../genesis/state.js';
+import { buildGenesis, declaredGenesisBlock, genesisSpillTo } from '../genesis/state.js';
 import { ForkChoice } from '../import/fork-choice.js';
 import { BlockImporter, type ImportResult } from '../import/importer.js';
 import { BlockValidator } from '../import/validate.js';
@@ -135,6 +135,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
 
   private async initialise(): Promise<void> {
     const { network } = this.opts;
+    const common = this.commonAt(0n);
     if (this.opts.fork !== undefined) return this.initialiseFork(this.opts.fork);
     const forkBase = decodeForkBase(await this.store.getMeta('forkBase'));
     if (forkBase !== undefined)
@@ -145,7 +146,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const storedGenesis = await this.store.getMeta('genesis');
     let genesis: Block;
     if (storedGenesis === undefined) {
-      const { block, stateWrites } = await buildGenesis(network, this.commonAt(0n), this.nodes);
+      const { block, stateWrites } = await buildGenesis(network, common, this.nodes, genesisSpillTo(this.db));
       const batch = new WriteBatch();
       this.view.flat.openEmpty();
       stateWrites?.writeTo(batch);
@@ -157,9 +158,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       await this.view.flat.writeHead(batch, block.header.stateRoot);
       genesis = block;
     } else {
-      const expected =
-        declaredGenesisBlock(network, this.commonAt(0n)) ??
-        (await buildGenesis(network, this.commonAt(0n), this.nodes)).block;
+      const expected = declaredGenesisBlock(network, common) ?? (await buildGenesis(network, common, this.nodes)).block;
       if (!equalsBytes(expected.hash(), storedGenesis))
         throw GenesisMismatchError.ofDatabase(this.opts.dataDir, network.name, storedGenesis, expected);
       await this.checkCheckpointingMeta();

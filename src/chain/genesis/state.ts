@@ -4,7 +4,18 @@
  */
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { Account, Address, KECCAK256_RLP, equalsBytes, bytesToHex } from '@ethereumjs/util';
+import {
+  Account,
+  Address,
+  KECCAK256_RLP,
+  equalsBytes,
+  bytesToHex,
+  bytesToUnprefixedHex,
+  unpadBytes,
+} from '@ethereumjs/util';
+import { keccak256 } from '../base/crypto.js';
+import { type ChainDB, WriteBatch } from '../db/chain-db.js';
+import type { GenesisAccount } from '../networks/types.js';
 import type { EngineNetwork } from '../rules/engine-types.js';
 import { genesisBlock, GenesisMismatchError } from './header.js';
 import { openState } from '../state/state-view.js';
@@ -16,18 +27,66 @@ export interface GenesisBuild {
   readonly stateWrites?: BufferedTrieDB;
 }
 
-/** Builds the allocation's state; checks it against a state root the network may declare. */
+/**
+ * Where a large allocation's finished trie nodes go before the end (the database), so that memory stays bounded:
+ * `every` accounts-plus-slots at a time, after which the buffer is emptied.
+ */
+export interface GenesisSpill {
+  readonly every: number;
+  readonly write: (nodes: BufferedTrieDB) => Promise<void>;
+}
+
+/** Allocations above this many accounts plus slots are written in parts when the caller can spill. */
+export const GENESIS_SPILL_EVERY = 100_000;
+
+/**
+ * Spills a large allocation's nodes straight into `db` before the genesis batch: an interrupted build leaves only
+ * content-addressed nodes that no head refers to, and the next open builds the genesis again.
+ */
+export function genesisSpillTo(db: ChainDB): GenesisSpill {
+  return {
+    every: GENESIS_SPILL_EVERY,
+    write: async (nodes) => {
+      const part = new WriteBatch();
+      nodes.writeTo(part);
+      await db.write(part);
+    },
+  };
+}
+
+/**
+ * Builds the allocation's state; checks it against a state root the network may declare. With `spill`, an
+ * allocation larger than `spill.every` is inserted in the order of its hashed addresses and written in parts: each
+ * part's nodes then differ from the final ones only along the trie's right edge (a few nodes per part), where
+ * random order would rewrite most of the upper levels every time and leave them behind as garbage.
+ */
 export async function buildGenesis(
   network: EngineNetwork,
   common: Common,
   store: TrieNodeStore,
+  spill?: GenesisSpill,
 ): Promise<GenesisBuild> {
   const { stateManager, buffer } = openState(store, common, KECCAK256_RLP);
-  for (const acct of await network.loadAlloc()) {
+  const alloc = await network.loadAlloc();
+  const inParts = spill !== undefined && entriesOf(alloc) > spill.every;
+  let sinceSpill = 0;
+  for (const acct of inParts ? byHashedAddress(alloc) : alloc) {
     const addr = new Address(acct.address);
-    await stateManager.putAccount(addr, new Account(acct.nonce ?? 0n, acct.balance));
+    // The slots go in as one trie batch: the library's putStorage also writes each slot into the trie at once
+    // (its cache's put returns nothing, so its `?? write` always runs), leaving ~2 dead nodes per slot behind.
+    const slots = (acct.storage ?? []).map(([key, value]) => [key, unpadBytes(value)] as const);
+    const storageRoot = slots.length === 0 ? KECCAK256_RLP : await stateManager.writeSlots(addr, KECCAK256_RLP, slots);
+    await stateManager.putAccount(addr, new Account(acct.nonce ?? 0n, acct.balance, storageRoot));
     if (acct.code !== undefined && acct.code.length > 0) await stateManager.putCode(addr, acct.code);
-    for (const [key, value] of acct.storage ?? []) await stateManager.putStorage(addr, key, value);
+    sinceSpill += 1 + (acct.storage?.length ?? 0);
+    if (inParts && sinceSpill >= spill.every) {
+      await stateManager.flush();
+      // The account cache keeps every account it has seen; later reads find them in the trie.
+      stateManager.clearCaches();
+      await spill.write(buffer);
+      buffer.pending.clear();
+      sinceSpill = 0;
+    }
   }
   const stateRoot = await stateManager.getStateRoot();
   const declared = network.genesisHeader.stateRoot;
@@ -44,6 +103,14 @@ export async function buildGenesis(
     );
   }
   return { block, stateWrites: buffer };
+}
+
+const entriesOf = (alloc: readonly GenesisAccount[]) => alloc.reduce((n, a) => n + 1 + (a.storage?.length ?? 0), 0);
+
+function byHashedAddress(alloc: readonly GenesisAccount[]): GenesisAccount[] {
+  const keyed = alloc.map((a) => ({ a, k: bytesToUnprefixedHex(keccak256(a.address)) }));
+  keyed.sort((x, y) => (x.k < y.k ? -1 : x.k > y.k ? 1 : 0));
+  return keyed.map((x) => x.a);
 }
 
 /** The genesis block `network` declares a state root for, without building its state; undefined if it declares none. */
