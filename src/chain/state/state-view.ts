@@ -18,12 +18,14 @@ import {
   type Account,
   Address,
   createAccountFromRLP,
+  EthereumJSErrorWithoutCode,
   KECCAK256_RLP,
   ValueEncoding,
   bytesToBigInt,
   bytesToUnprefixedHex,
   hexToBytes,
   setLengthLeft,
+  unpadBytes,
   unprefixedHexToBytes,
 } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
@@ -179,9 +181,21 @@ export class ChainStateManager extends MerkleStateManager {
     return super.putAccount(address, account);
   }
 
+  /**
+   * With a storage cache, the slot goes only there and the flush writes each account's slots as one batch. The
+   * library's own put also writes the slot's storage-trie path at once (its `cache.put(...) ?? write` always takes
+   * the write, the put returning nothing): every SSTORE re-hashed its path and left dead nodes in the block's buffer.
+   */
   override async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     this.written?.noteSlot(address.bytes, key);
-    return super.putStorage(address, key, value);
+    const cache = this._caches?.storage;
+    if (cache === undefined) return super.putStorage(address, key, value);
+    // The library's checks, in its order.
+    if (key.length !== 32) throw EthereumJSErrorWithoutCode('Storage key must be 32 bytes long');
+    if (value.length > 32) throw EthereumJSErrorWithoutCode('Storage value cannot be longer than 32 bytes');
+    if ((await this.getAccount(address)) === undefined)
+      throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
+    cache.put(address, key, RLP.encode(unpadBytes(value)));
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
