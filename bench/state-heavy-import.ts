@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/state-heavy-import.ts --source <datadir> [--from 151] [--count 20] [--caches default|large]`:
  * import of state-heavy blocks by a second engine, as full sync of the snap bench's serving chain pays it. The
- * source is a serving chain built by bench/snap-chain.ts (its account blocks each send 1 wei to ~790 fresh
+ * source (read from a scratch copy) is a serving chain built by bench/snap-chain.ts (its account blocks each send 1 wei to ~790 fresh
  * addresses, 27.6 M gas). Blocks 1 … from−1 are imported untimed into a fresh datadir (or `--target`, a datadir
  * that already holds some of them: copy one ahead of several runs, the import continues after its head), then
  * `count` blocks are timed: blocks/s, Mgas/s, new accounts/s and the CPU seconds of this process (all threads:
@@ -12,7 +12,7 @@
  * uses); `default` is a node's defaults (src/chain/cache-limits.ts); a JSON object sets some bounds. Prints one
  * line; nothing is written.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -43,7 +43,11 @@ const caches: Partial<CacheLimits> | undefined =
       : undefined;
 const powCacheDir = join(tmpdir(), 'svc-node-bench-ethash');
 
-const source = await ChainEngine.open({ dataDir: values.source, network: 'dev', powCacheDir });
+// The source is read from a scratch copy: opening a datadir writes to it (a node with the flat state builds its
+// table there when it has none), and a serving chain is shared by several benches.
+const sourceCopy = mkdtempSync(join(tmpdir(), 'svc-node-bench-heavy-source-'));
+cpSync(values.source, sourceCopy, { recursive: true });
+const source = await ChainEngine.open({ dataDir: sourceCopy, network: 'dev', powCacheDir });
 const targetDir = values.target ?? mkdtempSync(join(tmpdir(), 'svc-node-bench-heavy-import-'));
 const opened = performance.now();
 const target = await ChainEngine.open({
@@ -65,6 +69,7 @@ try {
     blocks.push(block);
   }
   await source.close();
+  rmSync(sourceCopy, { recursive: true, force: true });
   // Timing starts on a built flat table: the build shares the CPU with the import, and is paid once per datadir.
   while (flatMode() === 'clearing' || flatMode() === 'building') await new Promise((r) => setTimeout(r, 250));
   if (flatMode() !== undefined)
@@ -90,6 +95,7 @@ try {
       `~${(accounts / s).toFixed(0)} new accounts/s; ${cpuS.toFixed(1)} CPU s (${((cpuS * 1000) / count).toFixed(0)} ms per block) in ${s.toFixed(1)} s`,
   );
 } finally {
+  rmSync(sourceCopy, { recursive: true, force: true });
   await target.close();
   if (values.target === undefined) rmSync(targetDir, { recursive: true, force: true });
 }
