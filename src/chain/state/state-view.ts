@@ -148,6 +148,7 @@ export class ChainStateManager extends MerkleStateManager {
   /**
    * A slot read straight from the storage trie of `address` as this state holds it, past the caches: for a caller
    * that keeps its own storage (exec/flat-state.ts) and writes it with `writeSlots`, so no cached value goes stale.
+   * A slot given to `putStorage` is not seen here before the flush: it waits in the storage cache.
    */
   async readSlot(address: Address, key: Uint8Array): Promise<Uint8Array> {
     const read = async () => {
