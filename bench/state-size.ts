@@ -24,6 +24,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { ChainEngine } from '../src/chain/engine/engine.js';
+import type { PruneCycleFigures } from '../src/chain/blockchain/pruner.js';
 import type { StateRetentionOptions } from '../src/chain/state/retention.js';
 import { type DatadirSize, measureDatadir } from './datadir-size.js';
 import { readRates } from './state-size-reads.js';
@@ -59,6 +60,8 @@ if (via !== 'import' && via !== 'mine') throw new Error(`--via import|mine, not 
 // The suffix changes with the genesis writer, so that a base built by an older one is not reused.
 const tag = `${sizes.accounts}a-${sizes.slots}s-${sizes.slotsPerContract}spc-g2`;
 const cacheRoot = join(tmpdir(), 'svc-node-state-size');
+/** The pruning cycles of the measured engine (full mode). */
+const cycles: PruneCycleFigures[] = [];
 const ethashDir = join(cacheRoot, 'ethash');
 const out = values.out ?? join(cacheRoot, `run-${tag}-${gcmode}`);
 
@@ -86,6 +89,7 @@ const open = (dataDir: string, stateRoot?: Uint8Array) =>
     powCacheDir: ethashDir,
     mining: { coinbase: new Uint8Array(20).fill(0xcb) },
     ...(retention ? { retention } : {}),
+    ...(retention ? { pruning: { onCycle: (f: PruneCycleFigures) => cycles.push(f) } } : {}),
   });
 
 /** The genesis-only datadir of these sizes and mode, built unless cached. */
@@ -132,6 +136,7 @@ if (via === 'import') cpSync(baseDir, minerDir, { recursive: true });
 const [engine, reopen] = await timed('open the copy', () => open(dataDir, stateRoot));
 const miner = via === 'import' ? await open(minerDir, stateRoot) : engine;
 let churned: Phase;
+let churnTail: Phase | undefined;
 let reads: Awaited<ReturnType<typeof readRates>> | undefined;
 const importInto = async (block: Block) => {
   const imported = await engine.chain.importBlock(block);
@@ -154,14 +159,35 @@ try {
       },
     }),
   );
+  // The automatic cycles leave up to their trigger's worth of garbage behind: the datadir is measured as they left
+  // it (a cycle under way at the end is waited for), then after one more cycle (the floor a full node returns to).
+  const automatic = cycles.length;
+  if (engine.chain.pruning !== undefined) {
+    const [, waited] = await timed('churn: a cycle under way waited for', () => engine.chain.pruning!.idle());
+    churnTail = waited;
+  }
   const seconds = Number(values['reads-seconds']);
   if (seconds > 0) reads = await readRates(engine, sizes, seconds);
+  process.stdout.write(`pruning cycles during the churn: ${automatic}\n`);
 } finally {
   if (miner !== engine) await miner.close();
   await engine.close();
   rmSync(minerDir, { recursive: true, force: true });
 }
 const [after, measureAfter] = await timed('measure after churn', () => measureDatadir(dataDir));
+let afterCycle: DatadirSize | undefined;
+if (retention) {
+  const pruned = await open(dataDir, stateRoot);
+  try {
+    await timed('one more pruning cycle', async () => {
+      const figures = await pruned.chain.pruning?.prune(false);
+      process.stdout.write(`  cycle: ${JSON.stringify(figures)}\n`);
+    });
+  } finally {
+    await pruned.close();
+  }
+  [afterCycle] = await timed('measure after that cycle', () => measureDatadir(dataDir));
+}
 
 const result = {
   date: new Date().toISOString(),
@@ -180,10 +206,15 @@ const result = {
   phases: { build, copy, measureBuilt, reopen, churn: churned, measureAfter },
   built,
   after,
+  afterCycle,
+  cycles,
+  churnTail,
   reads,
 };
 writeFileSync(resultFile, `${JSON.stringify(result, null, 2)}\n`);
-process.stdout.write(`\n${table(built, after)}\nresults: ${resultFile}\n`);
+process.stdout.write(`\n${table(built, after)}\n`);
+if (afterCycle !== undefined) process.stdout.write(`\nafter one more cycle:\n${table(built, afterCycle)}\n`);
+process.stdout.write(`results: ${resultFile}\n`);
 
 function table(a: DatadirSize, b: DatadirSize): string {
   const mb = (n: number) => (n / 1e6).toFixed(1);
