@@ -7,8 +7,9 @@
  * Nothing of a cycle is stored: the marks live in memory and only garbage is ever deleted, so a kill at any moment
  * leaves a database whose kept states are whole, and the next cycle starts over. A cycle starts once the state bytes
  * written since the last one pass a fraction of the live size that one measured, and soon after an open that turned
- * an archive datadir into a full one. Marking works in slices of `sliceMs` with a turn of the event loop between
- * them; the sweep's turns are one chunk of keys each.
+ * an archive datadir into a full one. Marking reads nodes in batches off the main thread and works on what they
+ * bring in slices of `sliceMs` with a turn of the event loop between them; the sweep's turns are one chunk of keys
+ * each.
  *
  * The mode is recorded in the datadir (meta `gcMode`): archive → full is accepted (the first cycle prunes), a pruned
  * datadir is refused as an archive.
@@ -91,6 +92,11 @@ interface Parts extends PrunerParts {
 }
 
 const DEFAULT_SLICE_MS = 20;
+/**
+ * Nodes read per LevelDB task while marking: the reads wait on the disk off the main thread, which meanwhile only
+ * parses what the last batch brought (a few µs a node); big enough that the task's round trip is small beside it.
+ */
+const READ_BATCH = 512;
 const DEFAULT_TRIGGER_FRACTION = 0.5;
 const DEFAULT_MIN_TRIGGER_BYTES = 256 * 1024 * 1024;
 
@@ -193,7 +199,7 @@ export class StatePruner {
     // The mark table is sized once, so no growth (a rehash of every mark, ~80 ms per 100,000) stalls a slice: from
     // the last cycle's count, else from the table's size on disk (~200 bytes a key; an overestimate costs memory only).
     const expected = this.lastCycle !== undefined ? this.lastCycle.marked * 1.25 : diskBytesBefore / 200;
-    const marks = new StateMarks(stateReader(db), expected);
+    const marks = new StateMarks(expected);
     try {
       // Between imports, the barrier goes on and the roots are read: every block is in one or the other.
       const roots = await this.parts.betweenImports(() => {
@@ -204,17 +210,23 @@ export class StatePruner {
       for (const root of roots) marks.addRoot(root);
       let longestSliceMs = 0;
       let lastProgress = performance.now();
+      const sliceMs = sliced ? (this.opts.sliceMs ?? DEFAULT_SLICE_MS) : 1000;
       for (;;) {
         if (this.closing) return undefined;
-        const t = performance.now();
-        const done = marks.step(t + (sliced ? (this.opts.sliceMs ?? DEFAULT_SLICE_MS) : 1000));
-        longestSliceMs = Math.max(longestSliceMs, performance.now() - t);
-        if (done) break;
+        const ids = marks.take(READ_BATCH);
+        if (ids.length === 0) break;
+        const values = await db.getMany(ids.map((id) => keys.state(id)));
+        for (let from = 0; from < values.length; ) {
+          if (this.closing) return undefined;
+          const t = performance.now();
+          from = marks.absorb(ids, values, from, t + sliceMs);
+          longestSliceMs = Math.max(longestSliceMs, performance.now() - t);
+          if (from < values.length) await turn();
+        }
         if (performance.now() - lastProgress >= 1000) {
           lastProgress = performance.now();
           onProgress?.({ phase: 'mark', marked: marks.result.marked, swept: 0, scanned: 0 });
         }
-        await turn();
       }
       const markSeconds = (performance.now() - started) / 1000;
       const sweep = await sweepState(db, {
@@ -266,16 +278,6 @@ export class StatePruner {
       else roots.push(view.stateRootAfter(header));
     return roots;
   }
-}
-
-/** Reads of the state table by id for the mark walk, a node's key built in one buffer (the walk reads ~10⁵ a second). */
-function stateReader(db: ChainDB): (id: Uint8Array) => Uint8Array | undefined {
-  const nodeKey = keys.state(new Uint8Array(32));
-  return (id) => {
-    if (id.length !== 32) return db.getSync(keys.state(id));
-    nodeKey.set(id, 1);
-    return db.getSync(nodeKey);
-  };
 }
 
 function progressEvery(ms: number, report: (f: SweepFigures) => void): (f: SweepFigures) => void {

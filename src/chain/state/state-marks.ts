@@ -1,11 +1,12 @@
 /**
  * The mark phase of state pruning: every trie node and contract code reachable from a set of state roots, walked
- * in slices (`step` works until a deadline and says whether it is done), so a large state is marked without
- * holding the event loop.
+ * in batches so a large state is marked without holding the event loop: `take` hands out the ids to read next, the
+ * caller reads them off the main thread (one synchronous read waiting on the disk stalled the loop for tens of
+ * ms), and `absorb` marks what was read and stacks its children, until a deadline.
  *
  * The walk stops at a node it has walked already: the states kept share almost all of their nodes, so each is
  * walked only where it differs from the ones before it. That is exact because a node is marked once its children
- * are on the stack, and the sweep waits for an empty stack.
+ * are on the stack, and the sweep waits until `take` has nothing left after the last `absorb`.
  *
  * Nodes written while the cycle runs are live too (`noteWritten`, the write barrier), in a set of their own that
  * the walk does not stop at: a block may write again, unchanged, a node of an older state (a path re-saved with the
@@ -15,9 +16,8 @@
  *
  * Marks are exact (node-key-set.ts: the keys themselves): a false "already marked" would skip a live subtree.
  *
- * Per node, the walk allocates nothing of its own: the hashes still to walk sit in one byte array, and a node's
- * children are found in its stored bytes (rlp-cursor.ts) instead of decoding it, so a slice makes no garbage for
- * the collector to stop it on and a node costs a read and a scan of its bytes.
+ * The hashes still to walk sit in one byte array, and a node's children are found in its stored bytes
+ * (rlp-cursor.ts) instead of decoding it: a node costs its read and a scan of its bytes, and little garbage.
  */
 import { KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
 import { NodeKeySet } from './node-key-set.js';
@@ -25,15 +25,12 @@ import { RlpCursor } from './rlp-cursor.js';
 
 /** The state table's id of a contract code: 'c' + code hash (@ethereumjs/statemanager's CODEHASH_PREFIX). */
 const CODE_PREFIX = 0x63;
-/** A stack entry: a node's hash, then 1 for an account-trie node (its leaves name storage roots and code). */
+/** A stack entry: a hash, then what it names (the kinds below). */
 const ENTRY = 33;
-
-const codeId = (buf: Uint8Array, at: number): Uint8Array => {
-  const id = new Uint8Array(33);
-  id[0] = CODE_PREFIX;
-  id.set(buf.subarray(at, at + 32), 1);
-  return id;
-};
+const STORAGE_NODE = 0;
+/** An account-trie node: its leaves name storage roots and code. */
+const ACCOUNT_NODE = 1;
+const CODE = 2;
 
 const sameAt = (buf: Uint8Array, at: number, b: Uint8Array): boolean => {
   for (let i = 0; i < b.length; i++) if (buf[at + i] !== b[i]) return false;
@@ -53,29 +50,24 @@ export interface MarkFigures {
 
 export class StateMarks {
   private readonly marks: NodeKeySet;
+  /** Codes walked, by code hash. */
+  private readonly codes = new NodeKeySet(1 << 10);
   /** Written while the cycle runs (the barrier): live, but their subtrees are not known to be walked. */
   private readonly written = new NodeKeySet(1 << 12);
   private stack = new Uint8Array(ENTRY * 1024);
   private depth = 0;
-  /** The hash of the node being read: one buffer handed to every `read`, which must not keep it. */
-  private readonly id = new Uint8Array(32);
+  /** What each id of the batch out names (its kind), in `take`'s order. */
+  private kinds: number[] = [];
   private readonly cursor = new RlpCursor();
   private figures = { marked: 0, bytes: 0, missing: 0, written: 0 };
 
-  /**
-   * `read` answers a state-table id (a node hash, or 'c' + code hash) with its stored value, synchronously and
-   * without keeping the id (the walk reuses it); `expected`, how many nodes the walk will likely mark (the last
-   * cycle's count), sizes the mark table once.
-   */
-  constructor(
-    private readonly read: (id: Uint8Array) => Uint8Array | undefined,
-    expected?: number,
-  ) {
+  /** `expected`: how many nodes the walk will likely mark (the last cycle's count), sizes the mark table once. */
+  constructor(expected?: number) {
     this.marks = new NodeKeySet(expected);
   }
 
   addRoot(stateRoot: Uint8Array): void {
-    if (stateRoot.length === 32 && !sameAt(stateRoot, 0, KECCAK256_RLP)) this.push(stateRoot, 0, true);
+    if (stateRoot.length === 32 && !sameAt(stateRoot, 0, KECCAK256_RLP)) this.push(stateRoot, 0, ACCOUNT_NODE);
   }
 
   /** The write barrier: `id` was just written (or is about to be) and is live. */
@@ -85,11 +77,8 @@ export class StateMarks {
 
   /** Live: walked from a root, or written during the cycle. */
   isMarked(id: Uint8Array): boolean {
+    if (id.length === 33 && id[0] === CODE_PREFIX && this.codes.hasAt(id, 1)) return true;
     return this.marks.has(id) || this.written.has(id);
-  }
-
-  get done(): boolean {
-    return this.depth === 0;
   }
 
   get result(): MarkFigures {
@@ -97,33 +86,58 @@ export class StateMarks {
   }
 
   /**
-   * Walks until `deadline` (performance.now() milliseconds) or the end; true once every root is marked. The clock
-   * is read before every node (tens of nanoseconds next to a read): one node's read is the most a slice overshoots.
+   * Up to `max` state-table ids (node hashes, 'c' + code hashes) to read next, off the stack; none: the walk is done
+   * (once every batch taken was absorbed). Each batch must be absorbed whole before the next is taken.
    */
-  step(deadline: number): boolean {
-    const { id, figures } = this;
-    while (this.depth > 0) {
-      if (performance.now() >= deadline) return false;
+  take(max: number): Uint8Array[] {
+    const ids: Uint8Array[] = [];
+    this.kinds = [];
+    while (this.depth > 0 && ids.length < max) {
       this.depth--;
       const at = this.depth * ENTRY;
-      const stack = this.stack;
-      if (this.marks.hasAt(stack, at)) continue;
-      const accounts = stack[at + 32] === 1;
-      for (let i = 0; i < 32; i++) id[i] = stack[at + i]!;
-      const encoded = this.read(id);
-      if (encoded === undefined) {
+      const kind = this.stack[at + 32]!;
+      if (kind === CODE ? this.codes.hasAt(this.stack, at) : this.marks.hasAt(this.stack, at)) continue;
+      const id = new Uint8Array(kind === CODE ? 33 : 32);
+      if (kind === CODE) {
+        id[0] = CODE_PREFIX;
+        id.set(this.stack.subarray(at, at + 32), 1);
+      } else id.set(this.stack.subarray(at, at + 32));
+      ids.push(id);
+      this.kinds.push(kind);
+    }
+    return ids;
+  }
+
+  /**
+   * The stored values of `take`'s ids (undefined: not stored), from index `from`: marks each and stacks its
+   * children until `deadline` (performance.now() milliseconds, read before every value); returns the index it
+   * stopped at, `values.length` once all are in.
+   */
+  absorb(ids: readonly Uint8Array[], values: readonly (Uint8Array | undefined)[], from: number, deadline: number) {
+    const { figures } = this;
+    let i = from;
+    for (; i < values.length; i++) {
+      if (i > from && performance.now() >= deadline) return i;
+      const id = ids[i]!;
+      const value = values[i];
+      const kind = this.kinds[i]!;
+      const set = kind === CODE ? this.codes : this.marks;
+      const at = kind === CODE ? 1 : 0;
+      // Taken twice in one batch (two parents share it): walked once.
+      if (set.hasAt(id, at)) continue;
+      if (value === undefined) {
         figures.missing++;
         continue;
       }
-      this.marks.addAt(id, 0);
+      set.addAt(id, at);
       figures.marked++;
-      figures.bytes += encoded.length;
-      const end = this.cursor.read(encoded, 0, encoded.length);
-      if (this.cursor.list) this.node(encoded, this.cursor.start, end, accounts);
+      figures.bytes += value.length;
+      if (kind === CODE) continue;
+      const end = this.cursor.read(value, 0, value.length);
+      if (this.cursor.list) this.node(value, this.cursor.start, end, kind === ACCOUNT_NODE);
     }
-    return true;
+    return i;
   }
-
   /** A node's list payload `buf[start…end)`: a branch's 16 children, an extension's child, an account leaf's value. */
   private node(buf: Uint8Array, start: number, end: number, accounts: boolean): void {
     const c = this.cursor;
@@ -149,7 +163,7 @@ export class StateMarks {
   private child(buf: Uint8Array, start: number, end: number, list: boolean, accounts: boolean): void {
     if (list) {
       if (end > start) this.node(buf, start, end, accounts);
-    } else if (end - start === 32) this.push(buf, start, accounts);
+    } else if (end - start === 32) this.push(buf, start, accounts ? ACCOUNT_NODE : STORAGE_NODE);
   }
 
   /** An account leaf's value `buf[start…end)`: the RLP of [nonce, balance, storageRoot, codeHash]. */
@@ -163,24 +177,12 @@ export class StateMarks {
       if (p >= fieldsEnd) return;
       p = c.read(buf, p, fieldsEnd);
       if (field < 2 || c.list || c.end - c.start !== 32) continue;
-      if (field === 2 && !sameAt(buf, c.start, KECCAK256_RLP)) this.push(buf, c.start, false);
-      if (field === 3 && !sameAt(buf, c.start, KECCAK256_NULL)) this.code(codeId(buf, c.start));
+      if (field === 2 && !sameAt(buf, c.start, KECCAK256_RLP)) this.push(buf, c.start, STORAGE_NODE);
+      if (field === 3 && !sameAt(buf, c.start, KECCAK256_NULL)) this.push(buf, c.start, CODE);
     }
   }
 
-  private code(id: Uint8Array): void {
-    if (this.marks.has(id)) return;
-    const code = this.read(id);
-    if (code === undefined) {
-      this.figures.missing++;
-      return;
-    }
-    this.marks.add(id);
-    this.figures.marked++;
-    this.figures.bytes += code.length;
-  }
-
-  private push(buf: Uint8Array, at: number, accounts: boolean): void {
+  private push(buf: Uint8Array, at: number, kind: number): void {
     let base = this.depth * ENTRY;
     if (base + ENTRY > this.stack.length) {
       const grown = new Uint8Array(this.stack.length * 2);
@@ -189,7 +191,7 @@ export class StateMarks {
     }
     const { stack } = this;
     for (let i = 0; i < 32; i++) stack[base++] = buf[at + i]!;
-    stack[base] = accounts ? 1 : 0;
+    stack[base] = kind;
     this.depth++;
   }
 }
