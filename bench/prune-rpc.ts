@@ -27,7 +27,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const datadir = mkdtempSync(join(tmpdir(), 'prune-rpc-'));
 cpSync(values.base, datadir, { recursive: true });
 const node = await startNode({
-  args: ['--datadir', datadir, '--no-p2p', '--gcmode', 'full', '--state.keep', '128'],
+  args: ['--datadir', datadir, '--no-p2p', '--seal', 'ethash', '--no-mine', '--gcmode', 'full', '--state.keep', '128'],
   env: { SVC_NODE_STATE_PRUNE_MIN_BYTES: '1' },
   code: values.code as 'sources' | 'bundle',
   timeoutMs: 120_000,
@@ -38,12 +38,17 @@ try {
   for (let i = 0; i < 20; i++) await call(node.url, 'eth_blockNumber');
   await call(node.url, 'anvil_mine', ['0x1']);
   const latencies: number[] = [];
+  const slow: string[] = [];
+  const t0 = performance.now();
   while (pruned() === undefined) {
     const t = performance.now();
     await call(node.url, 'eth_blockNumber');
-    latencies.push(performance.now() - t);
+    const ms = performance.now() - t;
+    latencies.push(ms);
+    if (ms > 50) slow.push(`${ms.toFixed(0)} ms at ${((t - t0) / 1000).toFixed(2)} s`);
     await sleep(gapMs);
   }
+  if (slow.length > 0) console.log(`calls over 50 ms: ${slow.join(', ')}`);
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!.toFixed(1);
   console.log(

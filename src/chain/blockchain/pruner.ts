@@ -64,7 +64,7 @@ export interface PruneProgress {
 export interface PruningOptions {
   /** false: cycles run only when `prune` is called (`svc-node db prune`); default true. */
   readonly automatic?: boolean;
-  /** The most one mark slice works before giving the event loop a turn (default 20 ms). */
+  /** The most one mark slice works before giving the event loop a turn (default 10 ms). */
   readonly sliceMs?: number;
   /** A cycle starts once the state bytes written since the last one pass this fraction of its live size… */
   readonly triggerFraction?: number;
@@ -91,7 +91,7 @@ interface Parts extends PrunerParts {
   readonly retention: StateRetention;
 }
 
-const DEFAULT_SLICE_MS = 20;
+const DEFAULT_SLICE_MS = 10;
 /**
  * Nodes read per LevelDB task while marking: the reads wait on the disk off the main thread, which meanwhile only
  * parses what the last batch brought (a few µs a node); big enough that the task's round trip is small beside it.
