@@ -21,7 +21,7 @@ import type { BlockStore } from '../db/block-store.js';
 import { keys } from '../db/keys.js';
 import type { ImportResult } from '../import/fork-choice.js';
 import { StateRetention } from '../state/retention.js';
-import { StateMarks } from '../state/state-marks.js';
+import { type MarkBatch, StateMarks } from '../state/state-marks.js';
 import { type SweepFigures, sweepState } from '../state/state-sweep.js';
 import type { ChainView } from '../view/chain-view.js';
 import type { OpenOptions } from './open-options.js';
@@ -211,15 +211,22 @@ export class StatePruner {
       let longestSliceMs = 0;
       let lastProgress = performance.now();
       const sliceMs = sliced ? (this.opts.sliceMs ?? DEFAULT_SLICE_MS) : 1000;
+      // Two batches out at once: LevelDB reads one while this thread works on the other.
+      const out: { batch: MarkBatch; values: Promise<(Uint8Array | undefined)[]> }[] = [];
       for (;;) {
         if (this.closing) return undefined;
-        const ids = marks.take(READ_BATCH);
-        if (ids.length === 0) break;
-        const values = await db.getMany(ids.map((id) => keys.state(id)));
+        while (out.length < 2) {
+          const batch = marks.take(READ_BATCH);
+          if (batch.ids.length === 0) break;
+          out.push({ batch, values: db.getMany(batch.ids.map((id) => keys.state(id))) });
+        }
+        const next = out.shift();
+        if (next === undefined) break;
+        const values = await next.values;
         for (let from = 0; from < values.length; ) {
           if (this.closing) return undefined;
           const t = performance.now();
-          from = marks.absorb(ids, values, from, t + sliceMs);
+          from = marks.absorb(next.batch, values, from, t + sliceMs);
           longestSliceMs = Math.max(longestSliceMs, performance.now() - t);
           if (from < values.length) await turn();
         }

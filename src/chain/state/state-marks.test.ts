@@ -8,7 +8,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { bytesToHex, hexToBytes, KECCAK256_NULL, KECCAK256_RLP } from '@ethereumjs/util';
 import { keccak256 } from 'ethereum-cryptography/keccak.js';
 import { describe, expect, it } from 'vitest';
-import { StateMarks } from './state-marks.js';
+import { type MarkBatch, StateMarks } from './state-marks.js';
 
 /** One table for every trie and code, as the state table holds them: id (hex) → bytes (the trie hands hex). */
 const table = new Map<string, Uint8Array>();
@@ -93,10 +93,18 @@ describe('StateMarks', () => {
     // An older root sharing many nodes, and a root the table lacks (counted missing).
     marks.addRoot(older);
     marks.addRoot(new Uint8Array(32).fill(7));
-    // Small batches, each absorbed a value at a time (a deadline already past), as the pruner's slices may.
-    for (let ids = marks.take(7); ids.length > 0; ids = marks.take(7)) {
-      const values = ids.map((id) => table.get(bytesToHex(id).slice(2)));
-      for (let from = 0; from < values.length; ) from = marks.absorb(ids, values, from, 0);
+    // Small batches, two out at once, each absorbed a value at a time (a deadline already past), as the pruner may.
+    const out: MarkBatch[] = [];
+    for (;;) {
+      while (out.length < 2) {
+        const batch = marks.take(7);
+        if (batch.ids.length === 0) break;
+        out.push(batch);
+      }
+      const batch = out.shift();
+      if (batch === undefined) break;
+      const values = batch.ids.map((id) => table.get(bytesToHex(id).slice(2)));
+      for (let from = 0; from < values.length; ) from = marks.absorb(batch, values, from, 0);
     }
     for (const id of live) expect(marks.isMarked(hexToBytes(`0x${id}`)), id).toBe(true);
     for (const id of stale) expect(marks.isMarked(hexToBytes(`0x${id}`)), id).toBe(false);

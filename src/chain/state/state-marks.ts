@@ -48,6 +48,12 @@ export interface MarkFigures {
   readonly written: number;
 }
 
+/** Ids `take` handed out to be read, and what each names. */
+export interface MarkBatch {
+  readonly ids: readonly Uint8Array[];
+  readonly kinds: readonly number[];
+}
+
 export class StateMarks {
   private readonly marks: NodeKeySet;
   /** Codes walked, by code hash. */
@@ -56,8 +62,6 @@ export class StateMarks {
   private readonly written = new NodeKeySet(1 << 12);
   private stack = new Uint8Array(ENTRY * 1024);
   private depth = 0;
-  /** What each id of the batch out names (its kind), in `take`'s order. */
-  private kinds: number[] = [];
   private readonly cursor = new RlpCursor();
   private figures = { marked: 0, bytes: 0, missing: 0, written: 0 };
 
@@ -87,11 +91,11 @@ export class StateMarks {
 
   /**
    * Up to `max` state-table ids (node hashes, 'c' + code hashes) to read next, off the stack; none: the walk is done
-   * (once every batch taken was absorbed). Each batch must be absorbed whole before the next is taken.
+   * once every batch taken was absorbed. Batches may be out together (a node in two of them is walked once).
    */
-  take(max: number): Uint8Array[] {
+  take(max: number): MarkBatch {
     const ids: Uint8Array[] = [];
-    this.kinds = [];
+    const kinds: number[] = [];
     while (this.depth > 0 && ids.length < max) {
       this.depth--;
       const at = this.depth * ENTRY;
@@ -103,24 +107,25 @@ export class StateMarks {
         id.set(this.stack.subarray(at, at + 32), 1);
       } else id.set(this.stack.subarray(at, at + 32));
       ids.push(id);
-      this.kinds.push(kind);
+      kinds.push(kind);
     }
-    return ids;
+    return { ids, kinds };
   }
 
   /**
-   * The stored values of `take`'s ids (undefined: not stored), from index `from`: marks each and stacks its
+   * The stored values of a batch's ids (undefined: not stored), from index `from`: marks each and stacks its
    * children until `deadline` (performance.now() milliseconds, read before every value); returns the index it
    * stopped at, `values.length` once all are in.
    */
-  absorb(ids: readonly Uint8Array[], values: readonly (Uint8Array | undefined)[], from: number, deadline: number) {
+  absorb(batch: MarkBatch, values: readonly (Uint8Array | undefined)[], from: number, deadline: number): number {
+    const { ids, kinds } = batch;
     const { figures } = this;
     let i = from;
     for (; i < values.length; i++) {
       if (i > from && performance.now() >= deadline) return i;
       const id = ids[i]!;
       const value = values[i];
-      const kind = this.kinds[i]!;
+      const kind = kinds[i]!;
       const set = kind === CODE ? this.codes : this.marks;
       const at = kind === CODE ? 1 : 0;
       // Taken twice in one batch (two parents share it): walked once.
