@@ -211,6 +211,14 @@ export class StatePruner {
       let longestSliceMs = 0;
       let lastProgress = performance.now();
       const sliceMs = sliced ? (this.opts.sliceMs ?? DEFAULT_SLICE_MS) : 1000;
+      for (;;) {
+        if (this.closing) return undefined;
+        const t = performance.now();
+        const ready = marks.prepare(t + sliceMs);
+        longestSliceMs = Math.max(longestSliceMs, performance.now() - t);
+        if (ready) break;
+        await turn();
+      }
       // Two batches out at once: LevelDB reads one while this thread works on the other.
       const out: { batch: MarkBatch; values: Promise<(Uint8Array | undefined)[]> }[] = [];
       for (;;) {

@@ -70,6 +70,11 @@ export class StateMarks {
     this.marks = new NodeKeySet(expected);
   }
 
+  /** Readies the mark table's memory in slices (`NodeKeySet.prefault`) before the walk; true once done. */
+  prepare(deadline: number): boolean {
+    return this.marks.prefault(deadline);
+  }
+
   addRoot(stateRoot: Uint8Array): void {
     if (stateRoot.length === 32 && !sameAt(stateRoot, 0, KECCAK256_RLP)) this.push(stateRoot, 0, ACCOUNT_NODE);
   }
