@@ -282,7 +282,13 @@ export class StatePruner {
     const { view, retention } = this.parts;
     const head = view.getHead().header.number;
     const roots: Uint8Array[] = [];
+    // Headers come from caches in microtasks, which never give the event loop a turn: 130 of them held it ~70 ms.
+    let since = performance.now();
     for (const n of retention.keptNumbers(head)) {
+      if (performance.now() - since >= (this.opts.sliceMs ?? DEFAULT_SLICE_MS)) {
+        await turn();
+        since = performance.now();
+      }
       const hash = await view.getCanonicalHash(n);
       const header = hash === undefined ? undefined : await view.getHeader(hash);
       if (header !== undefined) roots.push(view.stateRootAfter(header));
