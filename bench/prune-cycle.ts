@@ -3,9 +3,11 @@
  * place on a dev chain, then `--blocks` empty blocks each preceded by an edit of `--churn` random accounts (each
  * edit leaves the old path nodes behind). Prints the cycle's figures: time (and the mark phase's), live and swept
  * nodes, the state table on disk before and after, and the longest turn of the event loop it took.
- *   npx tsx bench/prune-cycle.ts [--accounts 200000] [--blocks 300] [--churn 200]
+ *   npx tsx bench/prune-cycle.ts [--accounts 200000] [--blocks 300] [--churn 200] [--base DIR]
+ * `--base DIR`: the built datadir is copied to DIR before the cycle; once DIR exists, later runs copy it back and
+ * skip the build (the same state pruned again; bench/prune-rpc.ts starts a node on it).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +21,7 @@ const { values } = parseArgs({
     accounts: { type: 'string', default: '200000' },
     blocks: { type: 'string', default: '300' },
     churn: { type: 'string', default: '200' },
+    base: { type: 'string' },
   },
 });
 const accounts = Number(values.accounts);
@@ -32,36 +35,32 @@ const address = (i: number) => {
 };
 
 const dir = mkdtempSync(join(tmpdir(), 'prune-bench-'));
-const chain = await Blockchain.open({
-  dataDir: dir,
-  network: engineNetworkOf(dev),
-  rules: etcEngineRules(dev),
-  noProof: true,
-  retention: { mode: 'full', keepStates: 128, checkpointInterval: 128, checkpoints: 2 },
-  pruning: { automatic: false },
-});
+const base = values.base;
+const copied = base !== undefined && existsSync(base);
+if (copied) cpSync(base, dir, { recursive: true });
+const open = () =>
+  Blockchain.open({
+    dataDir: dir,
+    network: engineNetworkOf(dev),
+    rules: etcEngineRules(dev),
+    noProof: true,
+    retention: { mode: 'full', keepStates: 128, checkpointInterval: 128, checkpoints: 2 },
+    pruning: { automatic: false },
+  });
+let chain = await open();
 try {
   const t0 = performance.now();
-  for (let from = 0; from < accounts; from += 20_000)
-    await chain.editHeadState(async (state) => {
-      for (let i = from; i < Math.min(accounts, from + 20_000); i++)
-        await state.putAccount(address(i), new Account(1n, BigInt(i) + 1n));
-    });
-  for (let b = 0; b < blocks; b++) {
-    await chain.editHeadState(async (state) => {
-      for (let k = 0; k < churn; k++)
-        await state.putAccount(address(Math.floor(Math.random() * accounts)), new Account(2n, BigInt(b * churn + k)));
-    });
-    await chain.extendHead({
-      count: 1,
-      collect: false,
-      coinbase: new Uint8Array(20).fill(0xcb),
-      seal: async (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
-    });
-  }
-  console.log(
-    `built ${accounts} accounts and ${blocks} churned blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
-  );
+  if (!copied) {
+    await build();
+    console.log(
+      `built ${accounts} accounts and ${blocks} churned blocks in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    if (base !== undefined) {
+      await chain.close();
+      cpSync(dir, base, { recursive: true });
+      chain = await open();
+    }
+  } else console.log(`copied ${base} (head ${chain.getHead().header.number})`);
   // The event loop's longest stall while the cycle runs, seen from outside it (a timer's lateness).
   let worstLagMs = 0;
   let expected = performance.now() + 5;
@@ -82,4 +81,24 @@ try {
 } finally {
   await chain.close();
   rmSync(dir, { recursive: true, force: true });
+}
+
+async function build(): Promise<void> {
+  for (let from = 0; from < accounts; from += 20_000)
+    await chain.editHeadState(async (state) => {
+      for (let i = from; i < Math.min(accounts, from + 20_000); i++)
+        await state.putAccount(address(i), new Account(1n, BigInt(i) + 1n));
+    });
+  for (let b = 0; b < blocks; b++) {
+    await chain.editHeadState(async (state) => {
+      for (let k = 0; k < churn; k++)
+        await state.putAccount(address(Math.floor(Math.random() * accounts)), new Account(2n, BigInt(b * churn + k)));
+    });
+    await chain.extendHead({
+      count: 1,
+      collect: false,
+      coinbase: new Uint8Array(20).fill(0xcb),
+      seal: async (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
+    });
+  }
 }

@@ -3,6 +3,7 @@
  * at once, batches land in order with the later value winning, close stores everything queued, and a failed
  * write refuses the writes after it (they would build on a block the disk does not hold). Batches queued in
  * different turns of the event loop within one group window share a write, which `flushed` starts at once.
+ * `getMany` (the pruner's batched reads) answers from the queue before LevelDB.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -49,6 +50,17 @@ describe('ChainDB write-behind', () => {
     expect(await reopened.get(k(1, 2))).toBeUndefined();
     expect(text(await reopened.get(k(1, 3)))).toBe('c2');
     await reopened.close();
+  });
+
+  it('getMany answers queued values, stored values and absent keys in the order asked', async () => {
+    const db = await ChainDB.open(dir(), { writeBehind: true });
+    await db.writeNow(new WriteBatch().put(k(4, 1), value('stored')).put(k(4, 2), value('old')));
+    await db.write(new WriteBatch().put(k(4, 2), value('queued')).put(k(4, 3), value('new')).del(k(4, 1)));
+    const found = await db.getMany([k(4, 3), k(4, 9), k(4, 2), k(4, 1)]);
+    expect(found.map(text)).toEqual(['new', undefined, 'queued', undefined]);
+    await db.flushed();
+    expect((await db.getMany([k(4, 2), k(4, 9), k(4, 3)])).map(text)).toEqual(['queued', undefined, 'new']);
+    await db.close();
   });
 
   it('writeNow lands after the queued batches, past the queue, and is in LevelDB when it returns', async () => {

@@ -138,6 +138,8 @@ export class ChainEngine {
             seconds: Math.round(f.seconds * 100) / 100,
             markSeconds: Math.round(f.markSeconds * 100) / 100,
             longestSliceMs: Math.round(f.longestSliceMs),
+            longestMarkSliceMs: Math.round(f.longestMarkSliceMs),
+            longestSweepTurnMs: Math.round(f.longestSweepTurnMs),
           }),
         onError: (err) => opts.onWarning?.(`state pruning cycle failed: ${(err as Error)?.message ?? err}`),
         ...opts.pruning,
