@@ -97,8 +97,10 @@ const DEFAULT_SLICE_MS = 10;
  * parses what the last batch brought (a few µs a node); big enough that the task's round trip is small beside it.
  */
 const READ_BATCH = 512;
-const DEFAULT_TRIGGER_FRACTION = 0.5;
-const DEFAULT_MIN_TRIGGER_BYTES = 256 * 1024 * 1024;
+// Garbage between cycles is about what was written since the last one: a fifth of the live state keeps a full
+// datadir within ~1.25 × its live state (issue 39's bound), at a mark of the live state per fifth of it rewritten.
+const DEFAULT_TRIGGER_FRACTION = 0.2;
+const DEFAULT_MIN_TRIGGER_BYTES = 64 * 1024 * 1024;
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -147,6 +149,11 @@ export class StatePruner {
     if (result.status === 'side') this.sideBlocks.set(bytesToHex(result.block.hash()), result.block.header);
     else if (result.status === 'head')
       for (const block of result.dropped) this.sideBlocks.set(bytesToHex(block.hash()), block.header);
+  }
+
+  /** Settles when no cycle is under way (one that is ends first; nothing new is started). */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => undefined);
   }
 
   /**

@@ -28,9 +28,9 @@ export const stateSettings = {
   }),
   'state.prune-min-bytes': s.int({
     min: 1,
-    default: 256 * 1024 * 1024,
+    default: 64 * 1024 * 1024,
     description:
-      'full mode: a pruning cycle starts once the state written since the last one passes half the live state it measured, and this many bytes at least',
+      'full mode: a pruning cycle starts once the state written since the last one passes a fifth of the live state it measured, and this many bytes at least',
   }),
   'network.rpc.debug.reexec': s.int({
     min: 0,
