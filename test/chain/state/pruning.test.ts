@@ -15,6 +15,7 @@ import { StateRetention } from '../../../src/chain/state/retention.js';
 import { Blockchain as Chain } from '../../../src/chain/blockchain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { dev } from '../../../src/chain/networks/index.js';
+import { readOnlyTrieDb } from './read-only-trie-db.js';
 import { addresses, deployCounter, encodeCounterCall, mine, signedTx, tempDir } from '../engine/fixtures.js';
 
 const retentionOptions = { mode: 'full', keepStates: 16, checkpointInterval: 32, checkpoints: 2 } as const;
@@ -37,20 +38,11 @@ function openFull(dataDir: string, mode: 'full' | 'archive' = 'full', writeBehin
 async function walkState(chain: Blockchain, root: Uint8Array): Promise<number> {
   const { store } = chain.replayBase(chain.getGenesis().header);
   const missing: string[] = [];
-  const db = {
-    get: async (key: string) => {
-      const value = store.readStored(hexToBytes(`0x${key}`));
-      if (value === undefined) missing.push(key);
-      return value;
-    },
-    put: async () => undefined,
-    del: async () => undefined,
-    batch: async () => undefined,
-    shallowCopy() {
-      return this;
-    },
-    open: async () => undefined,
-  };
+  const db = readOnlyTrieDb((key) => {
+    const value = store.readStored(hexToBytes(`0x${key}`));
+    if (value === undefined) missing.push(key);
+    return value;
+  });
   const trie = await createMPT({ db, root, useKeyHashing: true });
   let accounts = 0;
   const storageRoots: Uint8Array[] = [];

@@ -10,6 +10,7 @@ import { bytesToHex, bytesToUnprefixedHex, concatBytes, KECCAK256_NULL, setLengt
 import { describe, expect, it } from 'vitest';
 import { ChainDB } from '../../../src/chain/db/chain-db.js';
 import { keys as dbKeys, Tag } from '../../../src/chain/db/keys.js';
+import { readOnlyTrieDb } from './read-only-trie-db.js';
 import { mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
 
 /** Runtime: n = calldata[0]; while n > 0 { SSTORE(n, n + calldata[32]); n-- }. */
@@ -30,20 +31,11 @@ const word = (n: number) => setLengthLeft(Uint8Array.of(n >> 8, n & 255), 32);
 /** Every 'S' key (trie nodes and code) reachable from `roots`, by walking each state's account and storage tries. */
 async function reachableKeys(db: ChainDB, roots: Uint8Array[]): Promise<Set<string>> {
   const reached = new Set<string>();
-  const trieDb = {
-    get: async (key: string) => {
-      const value = db.getSync(dbKeys.state(Buffer.from(key, 'hex')));
-      if (value !== undefined) reached.add(key);
-      return value;
-    },
-    put: async () => undefined,
-    del: async () => undefined,
-    batch: async () => undefined,
-    shallowCopy() {
-      return this;
-    },
-    open: async () => undefined,
-  };
+  const trieDb = readOnlyTrieDb((key) => {
+    const value = db.getSync(dbKeys.state(Buffer.from(key, 'hex')));
+    if (value !== undefined) reached.add(key);
+    return value;
+  });
   for (const root of roots) {
     reached.add(bytesToUnprefixedHex(root));
     const trie = await createMPT({ db: trieDb, root, useKeyHashing: true });
