@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
+import { receiptOf } from '../helpers/receipt-of.js';
 
 const sender = DEV_ACCOUNTS[3].address.toLowerCase();
 /** Writes 1 to slot 1 and returns 42; reverts when the first calldata byte is 0xff. */
@@ -46,13 +47,7 @@ async function rpcError(method: string, params: unknown[]): Promise<{ code: numb
 }
 
 async function send(tx: Record<string, string>): Promise<any> {
-  const hash = await rpc('eth_sendTransaction', [{ from: sender, gas: '0x100000', ...tx }]);
-  for (let i = 0; i < 200; i++) {
-    const receipt = await rpc('eth_getTransactionReceipt', [hash]);
-    if (receipt) return receipt;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no receipt for ${hash}`);
+  return receiptOf(rpc, await rpc('eth_sendTransaction', [{ from: sender, gas: '0x100000', ...tx }]));
 }
 
 /** trace_filter's caps (network.rpc.trace.filter-max-blocks and filter-max-count), set for this node. */

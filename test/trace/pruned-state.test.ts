@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
+import { receiptOf } from '../helpers/receipt-of.js';
 
 const sender = DEV_ACCOUNTS[3].address.toLowerCase();
 const receiver = DEV_ACCOUNTS[4].address.toLowerCase();
@@ -39,13 +40,7 @@ async function rpcError(method: string, params: unknown[]): Promise<{ code: numb
 }
 
 async function send(tx: Record<string, string>): Promise<any> {
-  const hash = await rpc('eth_sendTransaction', [{ from: sender, gas: '0x100000', ...tx }]);
-  for (let i = 0; i < 200; i++) {
-    const receipt = await rpc('eth_getTransactionReceipt', [hash]);
-    if (receipt) return receipt;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no receipt for ${hash}`);
+  return receiptOf(rpc, await rpc('eth_sendTransaction', [{ from: sender, gas: '0x100000', ...tx }]));
 }
 
 /** The traces compared before and after the window moved. */
