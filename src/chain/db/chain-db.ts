@@ -170,18 +170,13 @@ export class ChainDB {
   }
 
   /** Every record in key order, a page at a time (offline scans: `svc-node db stats`). */
-  entries(range: { gte?: Uint8Array; lt?: Uint8Array } = {}): {
-    nextv(size: number): Promise<Array<[Uint8Array, Uint8Array]>>;
-    close(): Promise<void>;
-  } {
-    return this.level.iterator(range);
+  entries(range: { gte?: Uint8Array; lt?: Uint8Array } = {}): EntryRangeIterator {
+    return this.level.iterator(range) as unknown as EntryRangeIterator;
   }
 
   /** LevelDB's estimate of the bytes on disk of the keys in `[start, end)`. */
   approximateSize(start: Uint8Array, end: Uint8Array): Promise<number> {
-    // `level` is classic-level in Node; its types are the browser's and Node's common part, without this one.
-    const native = this.level as unknown as { approximateSize(s: Uint8Array, e: Uint8Array): Promise<number> };
-    return native.approximateSize(start, end);
+    return (this.level as unknown as RangeMaintenance).approximateSize(start, end);
   }
 
   /**
@@ -190,7 +185,7 @@ export class ChainDB {
    */
   entriesNow(range: { gte: Uint8Array; lt: Uint8Array }): EntryRangeIterator | undefined {
     if (this.queue !== undefined && this.queue.queued > 0) return undefined;
-    return this.level.iterator(range) as unknown as EntryRangeIterator;
+    return this.entries(range);
   }
 
   /** Stores `batch` atomically; with write-behind, queues it behind the earlier ones and returns at once. */
@@ -237,7 +232,7 @@ export class ChainDB {
 
   /** LevelDB's estimate of the state table's size on disk, in bytes. */
   stateBytesOnDisk(): Promise<number> {
-    return (this.level as unknown as RangeMaintenance).approximateSize(STATE_RANGE.gte, STATE_RANGE.lt);
+    return this.approximateSize(STATE_RANGE.gte, STATE_RANGE.lt);
   }
 
   /** Compacts the state table (after a sweep: the deleted entries' space is given back). */

@@ -4,6 +4,7 @@
  * move's "before" is the value at X, since nothing between X and it changed the key), else from the table, which
  * holds the head. Dropped on restart: reads of older states then use the trie.
  */
+import { hexKey } from '../db/hex-key.js';
 import { equalsBytes } from '@ethereumjs/util';
 
 export interface FlatLayer {
@@ -22,11 +23,6 @@ export interface FlatLayerLimits {
 }
 
 export const DEFAULT_FLAT_LAYER_LIMITS: FlatLayerLimits = { moves: 128, bytes: 64 * 1024 * 1024 };
-
-/** A flat key as the layers hold it: hex without a prefix, so string order is key order (Node's native encoder). */
-export function flatKeyHex(key: Uint8Array): string {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('hex');
-}
 
 export class FlatLayers {
   /** Oldest first. */
@@ -62,7 +58,7 @@ export class FlatLayers {
 
   /** The value of flat key `key` at the state where layer `from` starts; undefined: the table's. */
   lookup(from: number, key: Uint8Array): Uint8Array | null | undefined {
-    const hex = flatKeyHex(key);
+    const hex = hexKey(key);
     for (let i = from; i < this.layers.length; i++) {
       const v = this.layers[i].values.get(hex);
       if (v !== undefined) return v;

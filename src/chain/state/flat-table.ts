@@ -15,7 +15,8 @@ import type { ProgressLogger } from '../base/progress-log.js';
 import { type ChainDB, WriteBatch } from '../db/chain-db.js';
 import { keys, Tag } from '../db/keys.js';
 import type { FlatEntry, FlatReader } from './flat-reader.js';
-import { DEFAULT_FLAT_LAYER_LIMITS, type FlatLayerLimits, FlatLayers, flatKeyHex } from './flat-layers.js';
+import { DEFAULT_FLAT_LAYER_LIMITS, type FlatLayerLimits, FlatLayers } from './flat-layers.js';
+import { hexKey } from '../db/hex-key.js';
 import type { TrieNodeStore } from './trie-db.js';
 import { Lru } from '../db/lru.js';
 import { MissingTrieNodeError, type Node, type NodeReader, TrieWalker } from './trie-walk.js';
@@ -219,7 +220,7 @@ export class FlatTable implements FlatReader {
     const change = (key: Uint8Array, before: Uint8Array | null, after: Uint8Array | null) => {
       if (after === null) batch.del(key);
       else batch.put(key, after);
-      reverse.set(flatKeyHex(key), before);
+      reverse.set(hexKey(key), before);
     };
     walker.diff(walkRoot(this.root), walkRoot(newRoot), (account, before, after) => {
       const order = cursorAccount === undefined ? -1 : compareBytes(account, cursorAccount);
@@ -244,9 +245,9 @@ export class FlatTable implements FlatReader {
     const pending = new Map<string, Uint8Array>();
     for (const op of batch.ops)
       if (op.type === 'put' && op.key.length === 33 && op.key[0] === Tag.state)
-        pending.set(hexOf(op.key.subarray(1)), op.value);
+        pending.set(hexKey(op.key.subarray(1)), op.value);
     return (hash) => {
-      const hex = hexOf(hash);
+      const hex = hexKey(hash);
       return pending.get(hex) ?? this.nodes.readNow(hex, false);
     };
   }
@@ -314,7 +315,7 @@ export class FlatTable implements FlatReader {
     if (from === undefined) return undefined;
     const iterator = this.db.entriesNow({ gte, lt });
     if (iterator === undefined) return undefined;
-    const [gteHex, ltHex] = [flatKeyHex(gte), flatKeyHex(lt)];
+    const [gteHex, ltHex] = [hexKey(gte), hexKey(lt)];
     const overrides = from < 0 ? [] : [...this.layers.overrides(from)].filter(([k]) => k >= gteHex && k < ltHex);
     overrides.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     const out: FlatEntry[] = [];
@@ -336,14 +337,15 @@ export class FlatTable implements FlatReader {
           p = 0;
         }
         const stored = p < page.length ? page[p] : undefined;
-        const storedHex = stored === undefined ? undefined : flatKeyHex(stored[0]);
         const override = o < overrides.length ? overrides[o] : undefined;
+        // A key's hex is needed only to merge it with the layers' older values (none at the head's own state).
+        const storedHex = stored === undefined || override === undefined ? undefined : hexKey(stored[0]);
         if (stored === undefined && override === undefined) break;
         let more: boolean;
         if (override !== undefined && (storedHex === undefined || override[0] <= storedHex)) {
           if (override[0] === storedHex) p++;
           o++;
-          more = emit(hexKey(override[0]), override[1]);
+          more = emit(bytesOfHex(override[0]), override[1]);
         } else {
           p++;
           more = emit(stored![0], stored![1]);
@@ -357,13 +359,7 @@ export class FlatTable implements FlatReader {
   }
 }
 
-const hexOf = (bytes: Uint8Array): string =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+const bytesOfHex = (hex: string): Uint8Array => Buffer.from(hex, 'hex');
 
-function hexKey(hex: string): Uint8Array {
-  return Buffer.from(hex, 'hex');
-}
-
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
-}
+/** Key order (util's compareBytes goes through bigints). */
+const compareBytes = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);

@@ -25,14 +25,12 @@ export interface StateRetentionOptions {
   readonly reexec?: number;
 }
 
-export const ARCHIVE_RETENTION: StateRetentionOptions = {
+const ARCHIVE_RETENTION: StateRetentionOptions = {
   mode: 'archive',
   keepStates: 128,
   checkpointInterval: 128,
   checkpoints: 2,
 };
-
-export const FULL_RETENTION: StateRetentionOptions = { ...ARCHIVE_RETENTION, mode: 'full' };
 
 export class StateRetention {
   constructor(readonly options: StateRetentionOptions = ARCHIVE_RETENTION) {}
