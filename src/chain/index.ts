@@ -49,6 +49,7 @@ export { BlockImportError } from './import/import-error.js';
 // eth_call and its kin: messages, overrides, results, the time limit
 export type { CallAccessListEntry, CallMessage, CallOverrides, CallResult } from './exec/call.js';
 export { CallTimeoutError } from './exec/call-deadline.js';
+export { CallPoolBusyError, CallWorkerDiedError } from './view/call-pool.js';
 export {
   InvalidOverrideError,
   blockWithOverrides,

@@ -56,6 +56,18 @@ export function callTimedOut(method: string, limitMs: number): RpcError {
 }
 
 /**
+ * A call refused because `exec.max-queued` calls already wait for an execution worker: -32005, which clients retry
+ * with backoff, and a hint of when (the queue drains in well under a second unless the node is overloaded).
+ */
+export function callQueueFull(method: string, limit: number): RpcError {
+  return new RpcError(
+    ErrorCode.LimitExceeded,
+    `${method}: ${limit} calls are already waiting for an execution worker (exec.max-queued); retry in a moment`,
+    { limit, backoffSeconds: 1 },
+  );
+}
+
+/**
  * The code of a trace stopped by a cap (debug/trace-config.ts, trace/tracing.ts). The struct-log and answer-size caps
  * are deterministic, the same trace always reaches them: -32602. Only the time cap may pass on a quieter node: -32005.
  */

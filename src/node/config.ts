@@ -120,6 +120,8 @@ export interface NodeConfig {
   readonly caches: CacheLimits;
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
   readonly writeBehind: boolean;
+  /** `exec.*`: worker threads for eth_call and its kin (0 = the main thread) and how many calls may wait for one. */
+  readonly exec: { readonly workers: number; readonly maxQueued: number };
   /** `state.*`: which states are kept (`--gcmode`), and how far traces re-execute into pruned ones. */
   readonly state: StateRetentionOptions & { readonly reexec: number; readonly pruneMinBytes: number };
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
@@ -304,6 +306,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     forkRequests: forkRequestsOf(get),
     caches,
     writeBehind: get('db.write-behind'),
+    exec: { workers: get('exec.workers'), maxQueued: get('exec.max-queued') },
     state: {
       // Test chains are replaced and rewound at will by retesteth: they keep every state.
       mode: testmode ? 'archive' : gcmode,

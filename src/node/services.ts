@@ -153,6 +153,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
     caches: config.caches,
     writeBehind: config.writeBehind,
+    callWorkers: config.exec,
     retention: config.state,
     pruning: { minTriggerBytes: config.state.pruneMinBytes },
     onWarning: (message) => log.warn(message),

@@ -4,6 +4,7 @@ import type { ProgressLogger } from '../base/progress-log.js';
 import type { ForkUpstream } from '../fork/upstream.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from '../rules/engine-types.js';
 import type { StateRetentionOptions } from '../state/retention.js';
+import type { CallPool } from '../view/call-pool.js';
 import type { PruningOptions } from './pruner.js';
 
 export interface OpenOptions {
@@ -34,4 +35,6 @@ export interface OpenOptions {
   readonly log?: ProgressLogger;
   /** Full mode: when pruning cycles run, how long their slices are, where their figures go (blockchain/pruner.ts). */
   readonly pruning?: PruningOptions;
+  /** Worker threads for message calls (view/call-pool.ts); the opener closes it. Default: calls on this thread. */
+  readonly callPool?: CallPool;
 }

@@ -8,7 +8,8 @@ import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
 import { Blockchain } from '../blockchain/blockchain.js';
-import type { CacheLimits } from '../base/cache-limits.js';
+import { cacheLimitsOf, type CacheLimits } from '../base/cache-limits.js';
+import { CallPool } from '../view/call-pool.js';
 import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
 import { EngineMemo } from './engine-memo.js';
@@ -45,6 +46,11 @@ export interface EngineOptions {
   readonly powCacheDir?: string;
   /** Worker threads for batch seal checks (default one per core; 0 checks every seal on the importing thread). */
   readonly sealWorkers?: number;
+  /**
+   * Worker threads for eth_call, eth_estimateGas and eth_createAccessList (view/call-pool.ts), and how many calls
+   * may wait for one. Default 0: calls run on the main thread. Not with `rules` (test mode's chains).
+   */
+  readonly callWorkers?: { readonly workers: number; readonly maxQueued: number };
   readonly onWarning?: (message: string) => void;
   /** Where long engine work (an Ethash cache build) logs its start, progress lines and end; default: silent. */
   readonly log?: ProgressLogger;
@@ -90,6 +96,8 @@ export class ChainEngine {
   }
 
   private readonly settle: PoolSettle;
+  /** Worker threads for calls, if any (tests reach it to crash a worker). */
+  callPool: CallPool | undefined;
 
   /** What this engine's readers keep between calls (caches, the debug dumps' address book): engine-memo.ts. */
   readonly memo = new EngineMemo();
@@ -109,8 +117,19 @@ export class ChainEngine {
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
       ...(opts.log ? { log: opts.log } : {}),
     });
+    const callPool =
+      opts.callWorkers === undefined || opts.callWorkers.workers === 0 || opts.rules !== undefined
+        ? undefined
+        : new CallPool({
+            ...opts.callWorkers,
+            setup: { network: definition, checkpointing: definition.checkpointing !== undefined },
+            executors: cacheLimitsOf(opts.caches).callExecutors,
+            ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
+            onReady: (workers) => opts.log?.info('execution worker ready', { workers }),
+          });
     const chain = await Blockchain.open({
       dataDir: opts.dataDir,
+      ...(callPool !== undefined ? { callPool } : {}),
       network,
       // Dev automine seals bursts faster than one block per second (timestamps run ahead of the clock),
       // so the "not from the future" check applies to public networks only.
@@ -175,6 +194,7 @@ export class ChainEngine {
       ...opts.logs,
     });
     const engine = new ChainEngine(sealMode, definition, network, chain, pow, pool, miner, logs);
+    engine.callPool = callPool;
     engine.keepPoolInStep();
     return engine;
   }
@@ -221,6 +241,8 @@ export class ChainEngine {
   async close(): Promise<void> {
     await this.miner.close();
     await this.pool.close();
+    // Before the chain: running calls read the state through it.
+    await this.callPool?.close();
     this.logs.detach();
     await this.chain.close();
     await this.pow.close();

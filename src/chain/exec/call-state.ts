@@ -16,7 +16,6 @@
  * gives them (leading zeros stripped, empty for zero).
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
-import type { MerkleStateManager } from '@ethereumjs/statemanager';
 import {
   Account,
   type Address,
@@ -41,9 +40,22 @@ const MAX_CODE_BYTES = 4 * 1024 * 1024;
 
 const EMPTY = new Uint8Array(0);
 
+/**
+ * Where `BlockReads` reads a block's state: the trie and flat state on the main thread, the main thread's answers
+ * in a call worker (remote-reads.ts).
+ */
+export interface StateReader {
+  getAccount(address: Address): Promise<Account | undefined>;
+  getCode(address: Address): Promise<Uint8Array>;
+  getStorage(address: Address, slot: Uint8Array): Promise<Uint8Array>;
+}
+
+/** A node store to open the block's state on, or what opens a `StateReader` (called again when the slots are dropped). */
+export type StateSource = TrieNodeStore | (() => StateReader);
+
 /** Read-only, shared: the decoded values calls have read from one block's state. */
 export class BlockReads {
-  private reader: MerkleStateManager;
+  private reader: StateReader;
   /** By unprefixed address hex; null = no account. Never handed out (callers get copies). */
   private readonly accounts = new Map<string, Account | null>();
   /** By unprefixed address hex: the account's code (the same object every time, which the jump-analysis cache keys on). */
@@ -53,11 +65,15 @@ export class BlockReads {
   private readonly slots = new Map<string, Uint8Array>();
 
   constructor(
-    private readonly store: TrieNodeStore,
+    private readonly store: StateSource,
     private readonly common: Common,
     private readonly stateRoot: Uint8Array,
   ) {
-    this.reader = openReadState(store, common, stateRoot);
+    this.reader = this.open();
+  }
+
+  private open(): StateReader {
+    return typeof this.store === 'function' ? this.store() : openReadState(this.store, this.common, this.stateRoot);
   }
 
   /** The account at `key` (`address` as unprefixed hex), undefined while not read yet. */
@@ -98,7 +114,7 @@ export class BlockReads {
     if (this.slots.size >= MAX_SLOTS) {
       this.slots.clear();
       // The reader keeps a storage-trie object per contract read; start it afresh with the slots.
-      this.reader = openReadState(this.store, this.common, this.stateRoot);
+      this.reader = this.open();
     }
     this.slots.set(key, value);
     return value;

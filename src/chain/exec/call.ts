@@ -30,7 +30,7 @@ import {
   equalsBytes,
 } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
-import { BlockReads, CallState } from './call-state.js';
+import { BlockReads, CallState, type StateSource } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import {
@@ -41,7 +41,6 @@ import {
   blockWithOverrides,
   hasBlockOverrides,
 } from './overrides.js';
-import type { TrieNodeStore } from '../state/trie-db.js';
 import type { ReceiptLog } from '../codec/receipts.js';
 
 export interface CallMessage {
@@ -92,7 +91,7 @@ export interface CallResult {
 }
 
 export interface CallContext {
-  readonly store: TrieNodeStore;
+  readonly store: StateSource;
   readonly common: Common;
   readonly stateRoot: Uint8Array;
   /** The block whose header is the call's environment (and whose post-state is `stateRoot`). */

@@ -22,6 +22,7 @@ import type { BlockStore, TxLocation } from '../db/block-store.js';
 import { Lru } from '../db/lru.js';
 import type { CacheLimits } from '../base/cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from '../exec/call.js';
+import type { CallPool, PooledState } from './call-pool.js';
 import { EditedRoots } from '../state/edited-roots.js';
 import { assertStateKept, StateRetention } from '../state/retention.js';
 import type { FlatTable } from '../state/flat-table.js';
@@ -58,7 +59,8 @@ export class ChainView {
   private readonly stateViews: Lru<string, StateView>;
   /** On a forked chain: its base height and where hashes below it come from (fork/fork-base.ts). */
   forkAncestry: { readonly base: bigint; hashAt(number: bigint): Promise<Uint8Array> } | undefined;
-  private readonly callExecutors: Lru<string, CallExecutor>;
+  /** Per block hash (hex): its call executor, and its state as the call pool serves it to workers. */
+  private readonly callExecutors: Lru<string, { readonly executor: CallExecutor; readonly pooled: PooledState }>;
   /**
    * The block a snap sync started from (state/snap-base.ts): states below it are not held. Read once at open, and
    * set by the snap handover (`adoptSnapBase`) when it stores one; it never changes afterwards, so head moves do
@@ -84,6 +86,8 @@ export class ChainView {
     readonly flat: FlatTable,
     /** Which states are kept (`--gcmode`): reads of the others are refused by this policy, whatever the store holds. */
     readonly retention: StateRetention = new StateRetention(),
+    /** Worker threads for calls (`exec.workers`); undefined = calls run on this thread. */
+    private readonly callPool?: CallPool,
   ) {
     this.stateViews = new Lru(limits.stateViews);
     this.callExecutors = new Lru(limits.callExecutors);
@@ -284,18 +288,29 @@ export class ChainView {
     if (block === undefined) return undefined;
     this.assertStateHeld(block);
     const key = bytesToHex(block.hash());
-    let executor = this.callExecutors.get(key);
-    if (executor === undefined) {
-      executor = new CallExecutor({
+    let calls = this.callExecutors.get(key);
+    if (calls === undefined) {
+      const stateRoot = this.stateRootAfter(block.header);
+      const ancestors = this.ancestorsOf(block.header);
+      const executor = new CallExecutor({
         store: this.nodes,
         common: this.commonAt(block.header.number),
-        stateRoot: this.stateRootAfter(block.header),
+        stateRoot,
         envBlock: block,
-        ancestors: this.ancestorsOf(block.header),
+        ancestors,
       });
-      this.callExecutors.set(key, executor);
+      const pooled = {
+        key: key + bytesToHex(stateRoot).slice(2),
+        header: block.header.raw(),
+        stateRoot,
+        reads: executor.reads,
+        ancestors,
+      };
+      calls = { executor, pooled };
+      this.callExecutors.set(key, calls);
     }
-    return executor.run(msg);
+    const { executor, pooled } = calls;
+    return this.callPool === undefined ? executor.run(msg) : this.callPool.run(pooled, msg, () => executor.run(msg));
   }
 
   /**

@@ -11,7 +11,9 @@ import {
   type CallOverrides,
   type CallResult,
   InvalidOverrideError,
+  CallPoolBusyError,
   CallTimeoutError,
+  CallWorkerDiedError,
 } from '../../chain/index.js';
 import { performance } from 'node:perf_hooks';
 import type { CallRequest, TransactionRequest } from '../../generated/types.js';
@@ -19,7 +21,7 @@ import { ErrorCode, RpcError, invalidParams } from '../../rpc/errors.js';
 import { blockNotFound, engineOf, heldState, stateBlockOf, type BlockParam } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { bytesFromHex, fieldQuantity, fromQuantity, toQuantity } from '../hex.js';
-import { callTimedOut } from '../limits.js';
+import { callQueueFull, callTimedOut } from '../limits.js';
 import { overriddenBalance } from './call-overrides.js';
 
 /**
@@ -166,6 +168,8 @@ export async function runOn(engine: ChainEngine, block: Block, msg: CallMessage,
   } catch (err) {
     if (err instanceof CallTimeoutError) throw callTimedOut(method, err.limitMs);
     if (err instanceof InvalidOverrideError) throw invalidParams(`invalid params: ${err.message}`);
+    if (err instanceof CallPoolBusyError) throw callQueueFull(method, err.limit);
+    if (err instanceof CallWorkerDiedError) throw new RpcError(ErrorCode.InternalError, `${method}: ${err.message}`);
     throw err;
   }
   if (result === undefined) throw notFound(block.header.number);

@@ -53,6 +53,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       maxResponseBytes: d('fork.max-response-bytes'),
     },
     writeBehind: d('db.write-behind'),
+    exec: { workers: d('exec.workers'), maxQueued: d('exec.max-queued') },
     state: {
       mode: d('state.gcmode'),
       keepStates: d('state.keep-states'),

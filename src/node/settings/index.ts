@@ -7,6 +7,7 @@
 import { authSettings } from './auth.js';
 import { cacheSettings } from './caches.js';
 import { chainSettings } from './chain.js';
+import { execSettings } from './exec.js';
 import { forkSettings } from './fork.js';
 import { healthSettings } from './health.js';
 import { miningSettings } from './mining.js';
@@ -27,6 +28,7 @@ const tables = {
   ...keystoreSettings,
   ...txpoolSettings,
   ...cacheSettings,
+  ...execSettings,
   ...healthSettings,
 };
 
@@ -44,6 +46,7 @@ const groupTables: ReadonlyArray<readonly [string, object]> = [
   ['Mining', miningSettings],
   ['Accounts', keystoreSettings],
   ['Limits: transaction pool, caches, health', { ...txpoolSettings, ...cacheSettings, ...healthSettings }],
+  ['Execution', execSettings],
 ];
 
 /** The group names in the order `--help` shows them. */
