@@ -89,21 +89,10 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     limits: CacheLimits,
   ) {
     super();
-    const { rules } = opts;
+    const { rules, callPool } = opts;
     const retention = new StateRetention(opts.retention);
     const flat = new FlatTable(db, nodes, { ...(opts.log ? { log: opts.log } : {}), layers: flatLayerLimits(opts) });
-    this.view = new ChainView(
-      store,
-      nodes,
-      codec,
-      commons,
-      federation,
-      limits,
-      this.warm,
-      flat,
-      retention,
-      opts.callPool,
-    );
+    this.view = new ChainView(store, nodes, codec, commons, federation, limits, this.warm, flat, retention, callPool);
     this.validator = new BlockValidator(store, rules, opts.noProof === true ? undefined : opts.seal, federation);
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
     const parts = { view: this.view, store, nodes, rules, federation, warm: this.warm };

@@ -5,6 +5,7 @@ import * as s from './setting.js';
 export const execSettings = {
   'exec.workers': s.int({
     min: 0,
+    flag: 'exec.workers',
     // One core stays with the main thread (HTTP, JSON, blocks); on one core a worker still keeps calls off it.
     default: () => Math.max(1, availableParallelism() - 1),
     help: 'cores - 1, at least 1',

@@ -244,4 +244,14 @@ describe('calls on worker threads', () => {
     await expect(late).rejects.toBeInstanceOf(CallTimeoutError);
     await Promise.all(busy);
   }, 60_000);
+
+  it('ends its workers on close; calls then run on this thread', async () => {
+    await pool.close();
+    await new Promise((r) => setImmediate(r));
+    expect(pool.stats.workers).toBe(0);
+    const msg = { to: counter, data: encodeCounterCall('count') };
+    const before = pool.stats.answered;
+    expect(await chain.call('latest', msg)).toEqual(await mainThread(chain.getHead(), msg));
+    expect(pool.stats.answered).toBe(before);
+  });
 });
