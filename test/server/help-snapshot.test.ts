@@ -28,6 +28,7 @@ describe('svc-node --help', () => {
       'Peer-to-peer:',
       'Mining:',
       'Accounts:',
+      'Execution:',
     ]);
     expect(help.stdout.indexOf('svc-node --network mordor --metrics')).toBeLessThan(help.stdout.indexOf('--network <'));
     // The reference lists every setting, each with its environment name; ranges are stated.
