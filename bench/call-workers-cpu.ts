@@ -89,7 +89,16 @@ async function startNode(workers: string): Promise<Node & { stop(): Promise<void
     '--log-level',
     'warn',
   ];
-  const child = spawn(process.execPath, [...args, '--exec.workers', workers], { env, stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', process.env.PROF_DIR] : []),
+      ...args,
+      '--exec.workers',
+      workers,
+    ],
+    { env, stdio: 'ignore' },
+  );
   const url = `http://127.0.0.1:${port}/`;
   for (let i = 0; ; i++) {
     try {
@@ -112,7 +121,7 @@ async function startNode(workers: string): Promise<Node & { stop(): Promise<void
   };
 }
 
-for (const workers of ['1', '0', '1', '0']) {
+for (const workers of (process.env.WORKERS ?? '1,0,1,0').split(',')) {
   const node = await startNode(workers);
   try {
     await measure(node, `exec.workers ${workers}, ${calls} calls ×${concurrency}`);

@@ -16,7 +16,14 @@ import type { NetworkDefinition } from '../networks/types.js';
 import { evmRulesAt } from '../rules/evmRules.js';
 import { CallExecutor } from './call.js';
 import { CallTimeoutError } from './call-deadline.js';
-import type { CallJob, CallOutcome, CallWorkerSetup, FromWorker, ToWorker } from './call-worker-protocol.js';
+import {
+  type CallJob,
+  type CallOutcome,
+  type CallWorkerSetup,
+  compact,
+  type FromWorker,
+  type ToWorker,
+} from './call-worker-protocol.js';
 import { InvalidOverrideError } from './overrides.js';
 import { ReadChannel } from './remote-reads.js';
 import { sharedCommon } from './shared-common.js';
@@ -57,7 +64,7 @@ async function run(job: CallJob): Promise<CallOutcome> {
       ? job.msg
       : { ...job.msg, deadline: { ...deadline, at: deadline.at - performance.timeOrigin } };
   try {
-    return { kind: 'done', id: job.id, result: await executorFor(job).run(msg) };
+    return { kind: 'done', id: job.id, result: compact(await executorFor(job).run(msg)) };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     if (err instanceof CallTimeoutError)

@@ -19,15 +19,16 @@ import type { Worker } from 'node:worker_threads';
 import type { CallMessage, CallResult } from '../exec/call.js';
 import { CallTimeoutError } from '../exec/call-deadline.js';
 import type { BlockReads } from '../exec/call-state.js';
-import type {
-  CallJob,
-  CallOutcome,
-  CallWorkerSetup,
-  FromWorker,
-  ReadItem,
-  ReadRequest,
-  ReadValue,
-  ToWorker,
+import {
+  type CallJob,
+  type CallOutcome,
+  type CallWorkerSetup,
+  compact,
+  type FromWorker,
+  type ReadItem,
+  type ReadRequest,
+  type ReadValue,
+  type ToWorker,
 } from '../exec/call-worker-protocol.js';
 import { InvalidOverrideError } from '../exec/overrides.js';
 import type { NetworkDefinition } from '../networks/types.js';
@@ -256,8 +257,9 @@ export class CallPool {
     slot.running.set(job.id, job);
     const { msg, state } = job;
     const { deadline } = msg;
-    const sent: CallMessage =
-      deadline === undefined ? msg : { ...msg, deadline: { ...deadline, at: deadline.at + performance.timeOrigin } };
+    const sent: CallMessage = compact(
+      deadline === undefined ? msg : { ...msg, deadline: { ...deadline, at: deadline.at + performance.timeOrigin } },
+    );
     const call: CallJob = {
       kind: 'call',
       id: job.id,
@@ -330,7 +332,7 @@ export class CallPool {
         state === undefined ? Promise.reject(new Error('no call runs on this state any more')) : readItem(state, item),
       ),
     );
-    const values = settled.map((s) => (s.status === 'fulfilled' ? s.value : null));
+    const values = settled.map((s) => (s.status === 'fulfilled' ? compact(s.value) : null));
     const errors = settled.flatMap((s, i) => (s.status === 'rejected' ? [[i, messageOf(s.reason)] as const] : []));
     slot.worker.postMessage({
       kind: 'reads',

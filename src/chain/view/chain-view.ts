@@ -23,6 +23,7 @@ import { Lru } from '../db/lru.js';
 import type { CacheLimits } from '../base/cache-limits.js';
 import { CallExecutor, type CallMessage, type CallResult } from '../exec/call.js';
 import type { CallPool, PooledState } from './call-pool.js';
+import { compact } from '../exec/call-worker-protocol.js';
 import { EditedRoots } from '../state/edited-roots.js';
 import { assertStateKept, StateRetention } from '../state/retention.js';
 import type { FlatTable } from '../state/flat-table.js';
@@ -301,7 +302,8 @@ export class ChainView {
       });
       const pooled = {
         key: key + bytesToHex(stateRoot).slice(2),
-        header: block.header.raw(),
+        // Copied out of the stored block's bytes once, not cloned with them on every call (call-worker-protocol.ts).
+        header: compact(block.header.raw()),
         stateRoot,
         reads: executor.reads,
         ancestors,
