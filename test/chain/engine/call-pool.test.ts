@@ -245,6 +245,24 @@ describe('calls on worker threads', () => {
     await Promise.all(busy);
   }, 60_000);
 
+  it('stops a call running on a worker at its deadline, and the worker serves the next', async () => {
+    const at = new Uint8Array(20).fill(0x77);
+    const loop = new Uint8Array([0x5b, 0x60, 0x00, 0x56]); // JUMPDEST PUSH1 0 JUMP, until the gas runs out
+    const started = performance.now();
+    const endless = chain.call('latest', {
+      to: at,
+      gas: 1_000_000_000n,
+      overrides: { state: [[at, { code: loop }]] },
+      deadline: { at: performance.now() + 50, limitMs: 50 },
+    });
+    await expect(endless).rejects.toBeInstanceOf(CallTimeoutError);
+    expect(performance.now() - started).toBeLessThan(1500);
+    const before = pool.stats.answered;
+    const msg = { to: counter, data: encodeCounterCall('count') };
+    expect(await chain.call('latest', msg)).toEqual(await mainThread(chain.getHead(), msg));
+    expect(pool.stats.answered).toBe(before + 1);
+  }, 60_000);
+
   it('ends its workers on close; calls then run on this thread', async () => {
     await pool.close();
     await new Promise((r) => setImmediate(r));
