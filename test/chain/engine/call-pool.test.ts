@@ -7,6 +7,7 @@
  */
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { Address, bytesToBigInt } from '@ethereumjs/util';
 import { performance } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
@@ -216,6 +217,22 @@ describe('calls on worker threads', () => {
     // Every one of them ran on the worker.
     expect(pool.stats.answered - before).toBe(cases);
   }, 120_000);
+
+  it('answers a dev edit of the head state (a root no header carries) at once, and its undoing', async () => {
+    const count = { to: counter, data: encodeCounterCall('count') };
+    const before = pool.stats.answered;
+    const was = bytesToBigInt((await chain.call('latest', count))!.returnData);
+    await chain.editHeadState((state) =>
+      state.putStorage(new Address(counter), new Uint8Array(32), new Uint8Array([42])),
+    );
+    expect(bytesToBigInt((await chain.call('latest', count))!.returnData)).toBe(42n);
+    // And back: the first state again, whose reads the worker may still hold.
+    await chain.editHeadState((state) =>
+      state.putStorage(new Address(counter), new Uint8Array(32), new Uint8Array([Number(was)])),
+    );
+    expect(bytesToBigInt((await chain.call('latest', count))!.returnData)).toBe(was);
+    expect(pool.stats.answered).toBe(before + 3);
+  }, 60_000);
 
   it('answers the call a dying worker ran with CallWorkerDiedError naming the cause, then serves the next', async () => {
     pool.crashWorkerForTest(7);
