@@ -9,6 +9,10 @@
  * `npm run bench -- --peers [--quick]` instead runs the side-by-side comparison with Anvil, Ganache, Hardhat and
  * the EthereumJS client (bench/compare/index.ts), writing bench/results/latest-peers.{md,svg,json};
  * `--only=writes` runs only the write rows, `--targets=svc-node,anvil,hardhat` only those nodes.
+ *
+ * Not run from here: `npx tsx bench/exec-load.ts`, the node under mixed load (64 connections of eth_call, transfers
+ * sent and mined at a steady rate, eth_blockNumber polled every ~10 ms; its latency, calls/s, transfers mined/s and
+ * the node's RSS over 60 s), writing bench/results/exec-load.md.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';

@@ -79,6 +79,7 @@ export class RewardLedger {
   writeTo(batch: WriteBatch): void {
     for (const [hex, value] of this.buffer.pending)
       batch.put(keys.state(this.hashes.get(hex) ?? hexToBytes(`0x${hex}`)), value);
+    for (const { hash, encoded } of this.rehashed) batch.put(keys.state(hash), encoded);
   }
 
   /**
@@ -86,19 +87,43 @@ export class RewardLedger {
    * the blocks before it are rarely read again): those `rehash` wrote for it, else every node written.
    */
   latestNodes(): ReadonlyMap<string, Uint8Array> {
-    return this.latest ?? this.buffer.pending;
+    if (this.latestStart === undefined) return this.buffer.pending;
+    const latest = new Map<string, Uint8Array>();
+    for (let i = this.latestStart; i < this.rehashed.length; i++) {
+      const { hash, encoded } = this.rehashed[i];
+      latest.set(bytesToUnprefixedHex(hash), encoded);
+    }
+    return latest;
   }
 
-  private latest: Map<string, Uint8Array> | undefined;
+  /** Where the latest block's nodes start in `rehashed`; undefined when that block went through the trie. */
+  private latestStart: number | undefined;
 
-  /** Node hash bytes by hex, for the nodes `rehash` wrote. */
+  /**
+   * Nodes `rehash` wrote, by hash bytes, not yet in the buffer: a block's path costs no hex keys or map entries
+   * unless a later credit goes through the trie and may read them (`settle`).
+   */
+  private rehashed: { readonly hash: Uint8Array; readonly encoded: Uint8Array }[] = [];
+
+  /** Node hash bytes by hex, for the nodes `rehash` wrote that moved into the buffer. */
   private readonly hashes = new Map<string, Uint8Array>();
+
+  /** Moves `rehash`'s nodes into the buffer, where the trie reads: before any credit through the trie. */
+  private settle(): void {
+    for (const { hash, encoded } of this.rehashed) {
+      const hex = bytesToUnprefixedHex(hash);
+      this.buffer.pending.set(hex, encoded);
+      this.hashes.set(hex, hash);
+    }
+    this.rehashed = [];
+  }
 
   /** The path to the last single credit's leaf, with its account; undefined when there is none to reuse. */
   private path: CreditPath | undefined;
 
   private async creditInTrie(rewards: readonly RewardCredit[]): Promise<Uint8Array> {
-    this.latest = undefined;
+    this.settle();
+    this.latestStart = undefined;
     // Reads first: the batch below only collects writes.
     const touched: { key: Uint8Array; account: Account }[] = [];
     for (const { address, amount } of rewards) {
@@ -116,8 +141,7 @@ export class RewardLedger {
   /** Re-encodes the path with the account's new value: the nodes of 32 bytes or more (and the root) are hashed and written. */
   private rehash(path: CreditPath): Uint8Array {
     const { levels } = path;
-    const latest = new Map<string, Uint8Array>();
-    this.latest = latest;
+    this.latestStart = this.rehashed.length;
     const leaf = levels[levels.length - 1].node;
     leaf[1] = path.entry.account.serialize();
     let ref: Uint8Array | Uint8Array[] = leaf;
@@ -136,10 +160,7 @@ export class RewardLedger {
       }
       if (encoded.length >= 32 || i === 0) {
         const hash = this.keccak(encoded);
-        const hex = bytesToUnprefixedHex(hash);
-        this.buffer.pending.set(hex, encoded);
-        this.hashes.set(hex, hash);
-        latest.set(hex, encoded);
+        this.rehashed.push({ hash, encoded });
         ref = hash;
       } else {
         ref = level.node;
@@ -150,6 +171,7 @@ export class RewardLedger {
 
   /** Decodes (own copies of) the nodes from `root` to the account's leaf; undefined if the shape is unexpected. */
   private async openPath(address: Uint8Array, root: Uint8Array): Promise<CreditPath | undefined> {
+    this.settle();
     const entry = this.accounts.get(bytesToUnprefixedHex(address));
     if (entry === undefined) return undefined;
     const target = toNibbles(entry.key);

@@ -324,7 +324,12 @@ export function flatStateOver(backing: ChainStateManager): FlatState {
   return flat;
 }
 
-/** Someone wrote the backing directly (a chunk of empty blocks' rewards): the next block starts a new flat state. */
+/** The flat state over `backing` if one was made (the miner executes on it), else undefined. */
+export function flatStateIfAny(backing: ChainStateManager): FlatState | undefined {
+  return flatStates.get(backing);
+}
+
+/** Someone wrote the backing directly: the next block starts a new flat state. */
 export function forgetFlatState(backing: ChainStateManager): void {
   flatStates.delete(backing);
 }

@@ -11,7 +11,7 @@ import { equalsBytes } from '@ethereumjs/util';
 import type { RewardCredit } from '../rules/engine-types.js';
 import type { RunnerResult } from '../exec/block-runner.js';
 import { creditRewards } from '../exec/credit-rewards.js';
-import { forgetFlatState } from '../exec/flat-state.js';
+import { flatStateIfAny, forgetFlatState } from '../exec/flat-state.js';
 import { cachedAccount, type KnownAccounts, type OpenedState } from '../state/state-view.js';
 
 interface Warm {
@@ -95,15 +95,21 @@ export class WarmState {
    */
   async carry(warm: Warm, rewards: readonly RewardCredit[], head: Block, common: Common): Promise<void> {
     if (warm.common !== common) return;
-    const sm = warm.state.stateManager;
-    // Written here directly, past any flat state over it: the next block reads the trie's state afresh.
-    forgetFlatState(sm);
+    const backing = warm.state.stateManager;
+    // Through the flat state the miner executes on, when there is one: its caches stay those of the state, and the
+    // next block runs on it and on the VM made for it (block-runner.ts keeps one per state manager) instead of a
+    // new flat state and a new VM (~1-2 ms, once per transfer after each bulk call, profiled).
+    const sm = flatStateIfAny(backing) ?? backing;
     await sm.checkpoint();
     await creditRewards(sm, rewards);
     await sm.commit();
     const root = await sm.getStateRoot();
+    if (!equalsBytes(root, head.header.stateRoot)) {
+      forgetFlatState(backing);
+      return;
+    }
     // The chunk's batch stored these nodes already.
     warm.state.buffer.pending.clear();
-    if (equalsBytes(root, head.header.stateRoot)) this.warm = { hash: head.hash(), state: warm.state, common };
+    this.warm = { hash: head.hash(), state: warm.state, common };
   }
 }

@@ -10,7 +10,8 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WarmState } from '../../../src/chain/exec/warm-state.js';
 import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
-import type { StateView } from '../../../src/chain/state/state-view.js';
+import type { ChainStateManager, StateView } from '../../../src/chain/state/state-view.js';
+import { flatStateIfAny } from '../../../src/chain/exec/flat-state.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
 const COINBASE = new Uint8Array(20).fill(0xcb);
@@ -33,6 +34,11 @@ const isWarm = (chain: Blockchain) => warmStateOf(chain).hash !== undefined;
 /** The block whose post-state the warm state is. */
 const warmHash = (chain: Blockchain) => warmStateOf(chain).hash;
 const dropWarm = (chain: Blockchain) => warmStateOf(chain).drop();
+/** The flat state over the kept state, if the miner made one. */
+const flatOf = (chain: Blockchain) => {
+  const kept = (warmStateOf(chain) as unknown as { warm?: { state: { stateManager: ChainStateManager } } }).warm;
+  return kept === undefined ? undefined : flatStateIfAny(kept.state.stateManager);
+};
 const next = (from: number) => {
   const n = nonces.get(from) ?? 0n;
   nonces.set(from, n + 1n);
@@ -102,6 +108,8 @@ describe('mining on the warm state', () => {
 
   it('carries the warm state past empty blocks built in bulk (two chunks), and the next blocks are the cold path’s', async () => {
     expect(isWarm(warm)).toBe(true);
+    const flatBefore = flatOf(warm);
+    expect(flatBefore).toBeDefined();
     const start = warm.getHead().header.timestamp;
     const bulk = (chain: Blockchain) => {
       let next = 0n;
@@ -119,6 +127,8 @@ describe('mining on the warm state', () => {
     }
     // Carried to the new head (its root checked against the head's), not left behind on the block before the bulk.
     expect(warmHash(warm)).toEqual(warm.getHead().hash());
+    // The rewards went through the flat state the miner executes on: the next block runs on it (and its VM).
+    expect(flatOf(warm)).toBe(flatBefore);
     // Value to the coinbase: the block reads the balance the bulk rewards credited on the carried state.
     await mineBoth((c) => [
       signedTx(c, { from: 2, nonce: nonces.get(2)!, to: COINBASE, value: 7n }),
