@@ -33,6 +33,7 @@ import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { BlockReads, CallState } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
+import { leanFrames } from './call-frames.js';
 import {
   type BlockEnvOverrides,
   InvalidOverrideError,
@@ -114,6 +115,14 @@ interface CallVm {
   readonly state: CallState;
 }
 
+/** Narrower paths switched off (tests and benches compare them with the library's). */
+export interface CallExecutorOptions {
+  /** false: every call goes through runTx. */
+  readonly leanPath?: boolean;
+  /** false: the VMs keep the library's CALL frames (call-frames.ts). */
+  readonly leanFrames?: boolean;
+}
+
 /** Runs calls against one block's state with reusable VMs. Safe for concurrent calls. */
 export class CallExecutor {
   private readonly idle: CallVm[] = [];
@@ -121,14 +130,16 @@ export class CallExecutor {
   readonly reads: BlockReads;
   /** Intrinsic-gas parameters for the lean path; undefined = every call goes through runTx. */
   private readonly lean: LeanParams | undefined;
+  /** Whether the VMs run CALL frames the lean way (call-frames.ts). */
+  private readonly leanFrames: boolean;
 
-  /** `leanPath: false` sends every call through runTx (tests compare the two paths). */
   constructor(
     private readonly ctx: CallContext,
-    opts: { readonly leanPath?: boolean } = {},
+    opts: CallExecutorOptions = {},
   ) {
     this.reads = new BlockReads(ctx.store, ctx.common, ctx.stateRoot);
     this.lean = opts.leanPath === false ? undefined : leanParams(ctx.common);
+    this.leanFrames = opts.leanFrames !== false;
   }
 
   /**
@@ -175,7 +186,9 @@ export class CallExecutor {
     const common = this.ctx.common.copy();
     rememberEips(common);
     const state = new CallState(this.reads, common);
-    return { vm: await createVM({ common, stateManager: state, blockchain: this.ctx.ancestors }), state };
+    const vm = await createVM({ common, stateManager: state, blockchain: this.ctx.ancestors });
+    if (this.leanFrames) await leanFrames(vm.evm);
+    return { vm, state };
   }
 }
 

@@ -23,6 +23,17 @@ import {
 } from './fixtures.js';
 
 const encode = encodeCounterCall;
+
+/** A small deterministic generator (mulberry32), so a failing random call can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 const address = (hex: string) => hexToBytes(hex as `0x${string}`);
 
 /** The chain's call context of its head, built as Blockchain.call builds it. */
@@ -93,7 +104,7 @@ describe('lean call path and shared block reads', () => {
       creation: { from: owner, data: counterDeployData(1n) },
     };
     const lean = new CallExecutor(headContext(chain));
-    const viaRunTx = new CallExecutor(headContext(chain), { leanPath: false });
+    const viaRunTx = new CallExecutor(headContext(chain), { leanPath: false, leanFrames: false });
     for (const [name, msg] of Object.entries(messages)) {
       // Twice each: the second runs on a reused VM with warm shared reads.
       for (let round = 0; round < 2; round++) {
@@ -107,6 +118,56 @@ describe('lean call path and shared block reads', () => {
     expect((await outcome(messages['below intrinsic gas']!)).error).toMatch(/INTRINSIC_GAS_TOO_LOW/);
     expect((await outcome(messages['sender with code (EIP-3607)']!)).error).toMatch(/not EOA/);
     expect((await outcome(messages['refund (cleared slot)']!)).error).toBeUndefined();
+  });
+
+  it("answers random calls exactly as runTx on the library's frames does", async () => {
+    const random = seeded(40);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const bytes = (n: number) =>
+      Uint8Array.from({ length: n }, () => (random() < 0.3 ? 0 : Math.floor(random() * 256)));
+    const word = () => pick([0n, 1n, 7n, 2n ** 255n, 2n ** 256n - 1n, BigInt(Math.floor(random() * 1e9))]);
+    const precompile = (n: number) => address(`0x${n.toString(16).padStart(40, '0')}`);
+    const senders = [
+      undefined,
+      addresses[0],
+      addresses[1],
+      address('0x00000000000000000000000000000000000000aa'),
+      counter,
+    ];
+    const data = (): Uint8Array =>
+      pick([
+        () => encode('count'),
+        () => encode('owner'),
+        () => encode('peekAdd', [word()]),
+        () => encode('increment', [word()]),
+        () => encode('incrementViaCall', [word() % 1000n]),
+        () => encode('reset'),
+        () => bytes(Math.floor(random() * 70)),
+      ])();
+    const messages: CallMessage[] = [];
+    for (let i = 0; i < 150; i++) {
+      const kind = random();
+      const to =
+        kind < 0.7 ? counter : kind < 0.85 ? precompile(1 + Math.floor(random() * 9)) : pick(addresses.slice(0, 3));
+      messages.push({
+        ...(random() < 0.8 ? { from: pick(senders) } : {}),
+        to,
+        data: to === counter ? data() : bytes(Math.floor(random() * 200)),
+        ...(random() < 0.2 ? { value: pick([1n, 10n ** 18n]) } : {}),
+        ...(random() < 0.3 ? { gas: pick([21_000n, 21_500n, 30_000n, 60_000n, 200_000n]) } : {}),
+        ...(random() < 0.2 ? { gasPrice: pick([1n, 10n ** 9n]) } : {}),
+      });
+    }
+    const lean = new CallExecutor(headContext(chain));
+    const library = new CallExecutor(headContext(chain), { leanPath: false, leanFrames: false });
+    let failed = 0;
+    for (const [i, msg] of messages.entries()) {
+      const [a, b] = [await lean.run(msg), await library.run(msg)];
+      expect({ i, ...a }, `call ${i}`).toEqual({ i, ...b });
+      if (b.error !== undefined) failed++;
+    }
+    // Sanity: the mix has calls that fail and calls that succeed.
+    expect([failed > 10, failed < messages.length - 10]).toEqual([true, true]);
   });
 
   it('serves a block from its own reads: a new head sees its state, an older block keeps its own', async () => {
