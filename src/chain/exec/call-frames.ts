@@ -51,7 +51,7 @@ interface StateReader {
 interface EvmFrames {
   DEBUG?: boolean;
   _optsCached: { profiler?: { enabled?: boolean } };
-  common: { isActivatedEIP(eip: number): boolean };
+  common: { isActivatedEIP(eip: number): boolean; consensusType(): string };
   stateManager: StateReader;
   blockchain: unknown;
   journal: unknown;
@@ -66,6 +66,7 @@ interface EvmFrames {
   postMessageCleanup(): void;
 }
 interface InterpreterRun {
+  _runState: Record<string, unknown>;
   _result: { logs: unknown[]; returnValue?: Uint8Array; selfdestruct: unknown; createdAddresses?: unknown };
   _env: Record<string, unknown>;
   run(
@@ -92,28 +93,32 @@ const interpreterClass: Promise<InterpreterClass | undefined> = interpreterProto
   (proto) => (typeof proto?.constructor === 'function' ? (proto.constructor as InterpreterClass) : undefined),
 );
 
+/** One for the process: the memory pool is shared by every call VM. */
+let sharedKit: FrameKit | undefined;
+
 /** Gives `evm` the lean CALL frame when its rules and options allow; returns whether it did. */
 export async function leanFrames(evm: object): Promise<boolean> {
   const Interpreter = await interpreterClass;
   const target = evm as EvmFrames;
   if (Interpreter === undefined || typeof target._executeCall !== 'function') return false;
   if (target.DEBUG === true || target._optsCached?.profiler?.enabled === true) return false;
+  if (target.common.consensusType() === 'poa') return false; // the library's constructor checks the clique signer
   if (FRAME_EIPS.some((eip) => target.common.isActivatedEIP(eip))) return false;
+  const kit = (sharedKit ??= frameKit(
+    Interpreter,
+    new Interpreter(target, target.stateManager, undefined, { gasRefund: 0n }, 0n, undefined, undefined, undefined),
+  ));
   const library = target._executeCall;
   target._executeCall = function (this: EvmFrames, message: Message) {
     // The environment block is set by a top-level runCall; without one the library supplies its default.
     if (this._block === undefined) return library.call(this, message);
-    return executeCall(this, Interpreter, message);
+    return executeCall(this, kit, message);
   };
   return true;
 }
 
 /** The library's `_executeCall` (evm.ts) for rules without FRAME_EIPS, step for step. */
-async function executeCall(
-  evm: EvmFrames,
-  Interpreter: InterpreterClass,
-  message: Message,
-): Promise<{ execResult: ExecResult }> {
+async function executeCall(evm: EvmFrames, kit: FrameKit, message: Message): Promise<{ execResult: ExecResult }> {
   const gasLimit = message.gasLimit;
   const account = (await evm.stateManager.getAccount(message.caller)) ?? new Account();
   let errorMessage: unknown;
@@ -150,14 +155,14 @@ async function executeCall(
     result = await evm.runPrecompile(message.code, message.data, gasLimit);
     result.gasRefund = message.gasRefund;
   } else {
-    result = await runInterpreter(evm, Interpreter, message);
+    result = await runInterpreter(evm, kit, message);
   }
   if (message.depth === 0) evm.postMessageCleanup();
   return { execResult: result };
 }
 
-/** The library's `runInterpreter` for a CALL frame, its `runState` merged only when read. */
-async function runInterpreter(evm: EvmFrames, Interpreter: InterpreterClass, message: Message): Promise<ExecResult> {
+/** The library's `runInterpreter` for a CALL frame, on a recycled memory, its `runState` merged only when read. */
+async function runInterpreter(evm: EvmFrames, kit: FrameKit, message: Message): Promise<ExecResult> {
   const to = message.to ?? createZeroAddress();
   const contract = (await evm.stateManager.getAccount(to)) ?? new Account();
   const caller = message.caller ?? createZeroAddress();
@@ -183,20 +188,14 @@ async function runInterpreter(evm: EvmFrames, Interpreter: InterpreterClass, mes
     initialLogs: undefined,
   };
   const gasLimit = message.gasLimit;
-  const interpreter = new Interpreter(
-    evm,
-    evm.stateManager,
-    evm.blockchain,
-    env,
-    gasLimit,
-    evm.journal,
-    evm.performanceLogger,
-    evm._optsCached.profiler,
-  );
+  const memory = kit.memory();
+  const interpreter = newInterpreter(evm, kit, env, gasLimit, memory);
   if (message.selfdestruct) interpreter._result.selfdestruct = message.selfdestruct;
   if (message.createdAddresses) interpreter._result.createdAddresses = message.createdAddresses;
   const outcome = await interpreter.run(message.code, { initialLogs: undefined });
-  let result: Record<string, unknown> = interpreter._result;
+  // What the frame returns and logs are copies (RETURN, REVERT and LOG copy out of memory): it is free again.
+  kit.release(memory);
+  let result = interpreter._result;
   const { runState, exceptionError } = outcome;
   let gasUsed = gasLimit - runState.gasLeft;
   if (exceptionError) {
@@ -204,17 +203,119 @@ async function runInterpreter(evm: EvmFrames, Interpreter: InterpreterClass, mes
     result = { ...result, logs: [], selfdestruct: new Map(), createdAddresses: new Set() };
   }
   message.accessWitness?.commit();
-  const merged = result;
-  return {
-    ...result,
-    get runState() {
-      return { ...runState, ...merged, ...interpreter._env };
+  return new FrameResult(result, runState, interpreter._env, exceptionError, gasUsed);
+}
+
+/**
+ * The library's result of `runInterpreter`; `runState` (which nothing reads, and whose memory may by then serve
+ * another frame) is merged when read.
+ */
+class FrameResult {
+  readonly logs: unknown[];
+  readonly selfdestruct: unknown;
+  readonly createdAddresses?: unknown;
+  readonly gas: bigint;
+  readonly gasRefund: bigint;
+  readonly stateGasSpilled?: bigint;
+  readonly returnValue: Uint8Array;
+  [key: string]: unknown;
+
+  constructor(
+    result: InterpreterRun['_result'],
+    private readonly frameState: Record<string, unknown> & {
+      gasLeft: bigint;
+      gasRefund: bigint;
+      stateGasSpilled?: bigint;
     },
-    exceptionError,
-    gas: runState.gasLeft,
-    executionGasUsed: gasUsed,
-    gasRefund: runState.gasRefund,
-    stateGasSpilled: runState.stateGasSpilled,
-    returnValue: (result.returnValue as Uint8Array | undefined) ?? new Uint8Array(0),
+    private readonly frameEnv: Record<string, unknown>,
+    readonly exceptionError: { error: string } | undefined,
+    public executionGasUsed: bigint,
+  ) {
+    this.logs = result.logs;
+    this.selfdestruct = result.selfdestruct;
+    if ('createdAddresses' in result) this.createdAddresses = result.createdAddresses;
+    this.gas = frameState.gasLeft;
+    this.gasRefund = frameState.gasRefund;
+    this.stateGasSpilled = frameState.stateGasSpilled;
+    this.returnValue = result.returnValue ?? new Uint8Array(0);
+  }
+
+  get runState(): Record<string, unknown> {
+    const { frameState, frameEnv, logs, selfdestruct, createdAddresses, returnValue } = this;
+    return { ...frameState, logs, selfdestruct, createdAddresses, returnValue, ...frameEnv };
+  }
+}
+
+/** What frames need from the library beyond the EVM: its Interpreter, Memory and Stack classes, and a memory pool. */
+interface FrameKit {
+  readonly Interpreter: InterpreterClass;
+  readonly Stack: new () => unknown;
+  memory(): { _store: Uint8Array };
+  release(memory: { _store: Uint8Array }): void;
+}
+
+/** A frame's memory starts as 8 kB of zeros (the library's Memory); kept here while free, up to a bound. */
+const MEMORY_BYTES = 8192;
+const MAX_FREE_MEMORIES = 64;
+
+function frameKit(Interpreter: InterpreterClass, sample: InterpreterRun): FrameKit {
+  const { memory, stack } = sample._runState as { memory: object; stack: object };
+  const Memory = memory.constructor as new () => { _store: Uint8Array };
+  const free: Uint8Array[] = [];
+  return {
+    Interpreter,
+    Stack: stack.constructor as new () => unknown,
+    memory() {
+      const memory = Object.create(Memory.prototype) as { _store: Uint8Array };
+      memory._store = free.pop() ?? new Uint8Array(MEMORY_BYTES);
+      return memory;
+    },
+    release(memory) {
+      const store = memory._store;
+      // A memory that grew keeps its larger store: it goes back to the collector.
+      if (store.length !== MEMORY_BYTES || free.length >= MAX_FREE_MEMORIES) return;
+      free.push(store.fill(0));
+    },
   };
+}
+
+/** The library's `new Interpreter(...)` (interpreter.ts), field for field, with `memory` given. */
+function newInterpreter(
+  evm: EvmFrames,
+  kit: FrameKit,
+  env: Record<string, unknown>,
+  gasLeft: bigint,
+  memory: object,
+): InterpreterRun {
+  const interpreter = Object.create(kit.Interpreter.prototype) as InterpreterRun & Record<string, unknown>;
+  interpreter.opDebuggers = {};
+  interpreter._evm = evm;
+  interpreter._stateManager = evm.stateManager;
+  interpreter.common = evm.common;
+  interpreter._runState = {
+    programCounter: 0,
+    opCode: 0xfe,
+    memory,
+    memoryWordCount: 0n,
+    highestMemCost: 0n,
+    stack: new kit.Stack(),
+    code: new Uint8Array(0),
+    validJumps: Uint8Array.from([]),
+    cachedPushes: {},
+    stateManager: evm.stateManager,
+    blockchain: evm.blockchain,
+    env,
+    shouldDoJumpAnalysis: true,
+    interpreter,
+    gasRefund: env.gasRefund,
+    gasLeft,
+    stateGasSpilled: 0n,
+    returnBytes: new Uint8Array(0),
+  };
+  interpreter.journal = evm.journal;
+  interpreter._env = env;
+  interpreter._result = { logs: [], returnValue: undefined, selfdestruct: new Map() };
+  interpreter.profilerOpts = evm._optsCached.profiler;
+  interpreter.performanceLogger = evm.performanceLogger;
+  return interpreter;
 }
