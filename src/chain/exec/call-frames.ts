@@ -13,8 +13,11 @@
  * only when read. Rules that add steps to that frame (EIP-2780, 6800, 7708, 7864, 7928: none on Ethereum Classic)
  * keep the library's method, and so do an EVM in debug mode or with its profiler on. Creations keep the library's
  * path. `test/chain/engine/call-lean-path.test.ts` compares calls on such VMs with runTx on the library's VM.
+ * The same install gives the EVM the lean opcodes and journal keys.
  */
 import { Account, createZeroAddress } from '@ethereumjs/util';
+import { leanJournal } from './call-journal.js';
+import { leanOpcodes } from './call-opcodes.js';
 import { interpreterPrototype } from './evm-interpreter.js';
 
 /** Rules under which the library's `_executeCall` or `runInterpreter` does more than the lean frame. */
@@ -96,7 +99,10 @@ const interpreterClass: Promise<InterpreterClass | undefined> = interpreterProto
 /** One for the process: the memory pool is shared by every call VM. */
 let sharedKit: FrameKit | undefined;
 
-/** Gives `evm` the lean CALL frame when its rules and options allow; returns whether it did. */
+/**
+ * Gives `evm` the lean CALL frame, with the lean opcodes (call-opcodes.ts) and journal keys (call-journal.ts), when
+ * its rules and options allow; returns whether it did.
+ */
 export async function leanFrames(evm: object): Promise<boolean> {
   const Interpreter = await interpreterClass;
   const target = evm as EvmFrames;
@@ -108,6 +114,8 @@ export async function leanFrames(evm: object): Promise<boolean> {
     Interpreter,
     new Interpreter(target, target.stateManager, undefined, { gasRefund: 0n }, 0n, undefined, undefined, undefined),
   ));
+  leanOpcodes(target);
+  leanJournal(target.journal as object);
   const library = target._executeCall;
   target._executeCall = function (this: EvmFrames, message: Message) {
     // The environment block is set by a top-level runCall; without one the library supplies its default.

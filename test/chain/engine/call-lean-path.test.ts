@@ -177,6 +177,12 @@ describe('lean call path and shared block reads', () => {
     // Mostly within a fresh frame's 8 kB of memory, sometimes past it (the memory grows).
     const offset = () => (random() < 0.9 ? int(0x240) : 0x1fe0 + int(0x100));
     const length = () => int(0x61);
+    // A stack word: small, or 1 to 32 random bytes (PUSH1..PUSH32).
+    const value = (): number[] => {
+      if (random() < 0.5) return push(int(256));
+      const n = 1 + int(32);
+      return [0x5f + n, ...Array.from({ length: n }, () => int(256))];
+    };
     const [a, b] = [
       address('0x000000000000000000000000000000000000c0a1'),
       address('0x000000000000000000000000000000000000c0b2'),
@@ -189,8 +195,8 @@ describe('lean call path and shared block reads', () => {
         ops.push(0x73, ...to, 0x5a, op, ...push(offset()), 0x52);
       };
       for (let i = 0, n = 2 + int(10); i < n; i++) {
-        const kind = int(10);
-        if (kind === 0) ops.push(...push(int(256)), ...push(offset()), random() < 0.5 ? 0x52 : 0x53);
+        const kind = int(11);
+        if (kind === 0) ops.push(...value(), ...push(offset()), random() < 0.5 ? 0x52 : 0x53);
         else if (kind === 1) ops.push(...push(offset()), 0x51, ...push(offset()), 0x52);
         else if (kind === 2) ops.push(...push(length()), ...push(offset()), 0x20, ...push(offset()), 0x52);
         else if (kind === 3) call(random() < 0.5 ? 0xf1 : 0xfa, callees[int(callees.length)]!);
@@ -199,7 +205,8 @@ describe('lean call path and shared block reads', () => {
         else if (kind === 6) ops.push(0x36, ...push(0), ...push(offset()), 0x37);
         else if (kind === 7) ops.push(0x59, ...push(offset()), 0x52);
         else if (kind === 8) ops.push(...push(int(3)), ...push(int(3)), 0x55);
-        else ops.push(...push(int(3)), 0x54, ...push(offset()), 0x52);
+        else if (kind === 9) ops.push(...(random() < 0.5 ? push(int(3)) : value()), 0x54, ...push(offset()), 0x52);
+        else ops.push(...push(int(100)), 0x35, ...push(offset()), 0x52);
       }
       const end = int(3);
       if (end < 2) ops.push(...push(length()), ...push(offset()), end === 0 ? 0xf3 : 0xfd);
