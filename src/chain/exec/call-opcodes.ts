@@ -71,6 +71,7 @@ interface RunState {
 type Handler = (runState: RunState) => void | Promise<void>;
 interface OpcodeEntry {
   readonly opHandler: Handler;
+  readonly syncGas?: SyncGas;
 }
 
 const handlers: Record<number, Handler> = {
@@ -106,16 +107,73 @@ const handlers: Record<number, Handler> = {
   },
 };
 
-/** Gives `evm` (an @ethereumjs/evm EVM) the handlers above in its own opcode table; false if it has no table. */
+interface Common {
+  param(name: string): bigint;
+}
+type GasRunState = RunState & {
+  memoryWordCount: bigint;
+  highestMemCost: bigint;
+  stack: { peek(n?: number): bigint[] };
+};
+/** A dynamic-gas handler that needs no await: the library's (async) one for the same opcode, step for step. */
+export type SyncGas = (runState: GasRunState, gas: bigint, common: Common) => bigint;
+
+/** The library's `subMemUsage` (opcodes/util.ts): the gas of growing memory to cover offset + length. */
+function memoryGas(runState: GasRunState, offset: bigint, length: bigint, common: Common): bigint {
+  if (length === 0n) return 0n;
+  const newMemoryWordCount = wordsOf(offset + length);
+  if (newMemoryWordCount <= runState.memoryWordCount) return 0n;
+  const words = newMemoryWordCount;
+  let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas');
+  if (cost > runState.highestMemCost) {
+    const currentHighestMemCost = runState.highestMemCost;
+    runState.highestMemCost = cost;
+    cost -= currentHighestMemCost;
+  }
+  runState.memoryWordCount = newMemoryWordCount;
+  return cost;
+}
+
+/** The library's `divCeil(bytes, 32)` for bytes ≥ 0 (stack words are unsigned). */
+const wordsOf = (bytes: bigint): bigint => (bytes % 32n === 0n ? bytes / 32n : bytes / 32n + 1n);
+
+/** Offset and length on top of the stack, memory as RETURN, REVERT and KECCAK256 charge it. */
+const rangeGas: SyncGas = (runState, gas, common) => {
+  const [offset, length] = runState.stack.peek(2);
+  return gas + memoryGas(runState, offset!, length!, common);
+};
+
+/** gas.ts's handlers of the opcodes whose dynamic gas is memory growth (and KECCAK256's words). */
+const syncGas: Record<number, SyncGas> = {
+  0x20: (runState, gas, common) => {
+    const [offset, length] = runState.stack.peek(2);
+    return gas + memoryGas(runState, offset!, length!, common) + common.param('keccak256WordGas') * wordsOf(length!);
+  },
+  0x51: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 32n, common),
+  0x52: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 32n, common),
+  0x53: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 1n, common),
+  0xf3: rangeGas,
+  0xfd: rangeGas,
+};
+
+/**
+ * Gives `evm` (an @ethereumjs/evm EVM) the handlers above in its own opcode table, and marks the entries whose gas
+ * `syncGas` computes (sync-step.ts then runs those steps without a promise); false if it has no table.
+ */
 export function leanOpcodes(evm: object): boolean {
   const table = (evm as { _opcodeMap?: OpcodeEntry[] })._opcodeMap;
   if (!Array.isArray(table)) return false;
-  for (const code of Object.keys(handlers)) {
-    const entry = table[Number(code)];
+  const codes = new Set([...Object.keys(handlers), ...Object.keys(syncGas)].map(Number));
+  for (const code of codes) {
+    const entry = table[code];
     if (entry === undefined || typeof entry.opHandler !== 'function') return false;
   }
-  for (const [code, opHandler] of Object.entries(handlers)) {
-    table[Number(code)] = { ...table[Number(code)]!, opHandler };
+  for (const code of codes) {
+    table[code] = {
+      ...table[code]!,
+      ...(handlers[code] !== undefined ? { opHandler: handlers[code] } : {}),
+      ...(syncGas[code] !== undefined ? { syncGas: syncGas[code] } : {}),
+    };
   }
   return true;
 }
