@@ -42,7 +42,7 @@ export function leanJournal(journal: object): boolean {
   target.isWarmedStorage = function (this: Journal, address, slot) {
     const key = hexKey(address);
     const slots = this.journal.get(key);
-    if (slots !== undefined && slots.has(hexKey(slot))) return true;
+    if (slots?.has(hexKey(slot))) return true;
     return this.alwaysWarmJournal.get(key)?.has(hexKey(slot)) ?? false;
   };
   target.addWarmedStorage = function (this: Journal, address, slot) {
@@ -60,7 +60,8 @@ export function leanJournal(journal: object): boolean {
       if (changedSlots === undefined) changed.set(key, (changedSlots = new Set()));
       changedSlots.add(slotKey);
     }
-    this.accessList?.get(key)!.add(slotKey);
+    // The address is in the access list by now (the library's addWarmedAddress put it there).
+    if (this.accessList !== undefined) this.accessList.get(key)!.add(slotKey);
   };
   return true;
 }
