@@ -5,6 +5,8 @@
  * Each call carries a deadline `--timeout-ms` ahead, as the handler gives it with the default
  * `network.rpc.call.timeout` (the EVM then checks the clock, src/chain/exec/call-deadline.ts); 0 = none.
  * Over JSON-RPC the same call is the peer comparison's `eth_call` rows (`npm run bench -- --peers`).
+ * HEAP=<file> samples the allocations of the timed runs (SURVIVORS=1: only what outlived scavenges) and prints
+ * the top sites (bench/heap-sampling.ts).
  */
 import { readFileSync } from 'node:fs';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -16,6 +18,7 @@ import { Interface } from 'ethers';
 import { hexToBytes } from '@ethereumjs/util';
 import { ChainEngine } from '../src/chain/engine/engine.js';
 import { addresses, signedTx } from '../test/chain/engine/fixtures.js';
+import { startHeapSampling } from './heap-sampling.js';
 
 const { values } = parseArgs({
   options: {
@@ -48,13 +51,17 @@ try {
   const data = hexToBytes(
     token.encodeFunctionData('balanceOf', [`0x${Buffer.from(addresses[0]!).toString('hex')}`]) as `0x${string}`,
   );
+  let calls = 0;
   const call = async () => {
+    calls++;
     const deadline = timeoutMs > 0 ? { deadline: { at: performance.now() + timeoutMs, limitMs: timeoutMs } } : {};
     const r = await engine.chain.call('latest', { to: tokenAddress, data, ...deadline });
     if (r === undefined || r.error !== undefined || r.returnData.length !== 32 || r.returnData.every((b) => b === 0))
       throw new Error(`balanceOf failed: ${r?.error}`);
   };
   for (let i = 0; i < 200; i++) await call();
+  const heap = process.env.HEAP ? await startHeapSampling(1024, process.env.SURVIVORS === '1') : undefined;
+  const sampledFrom = calls;
   for (const concurrency of [1, 16]) {
     const rates: number[] = [];
     const cpuRates: number[] = [];
@@ -80,6 +87,14 @@ try {
     console.log(
       `concurrency ${concurrency}: ${median(rates)} calls/s wall, ${median(cpuRates)} per CPU-second (runs: ${rates.map(Math.round).join(', ')})`,
     );
+  }
+  if (heap !== undefined) {
+    const { totalBytes, sites } = await heap.stop(process.env.HEAP!, 40);
+    const n = calls - sampledFrom;
+    console.log(
+      `sampled ${(totalBytes / 1e6).toFixed(1)} MB over ${n} calls: ${Math.round(totalBytes / n)} B per call`,
+    );
+    for (const { site, bytes } of sites) console.log(`${String(Math.round(bytes / n)).padStart(7)} B/call  ${site}`);
   }
 } finally {
   await engine.close();

@@ -16,16 +16,9 @@
  * gives them (leading zeros stripped, empty for zero).
  */
 import type { Common, StateManagerInterface } from '@ethereumjs/common';
-import {
-  Account,
-  type Address,
-  KECCAK256_NULL,
-  KECCAK256_RLP,
-  bytesToUnprefixedHex,
-  equalsBytes,
-  unpadBytes,
-} from '@ethereumjs/util';
+import { Account, type Address, KECCAK256_NULL, KECCAK256_RLP, equalsBytes, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from '../base/crypto.js';
+import { hexKey } from '../db/hex-key.js';
 import type { OverrideBase } from './overrides.js';
 import { openReadState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
@@ -155,8 +148,7 @@ export class CallState implements StateManagerInterface {
 
   /** The value of a slot at the start of the call (EIP-2200/2929 gas): the overridden value, else the block's. */
   readonly originalStorageCache = {
-    get: (address: Address, key: Uint8Array): Promise<Uint8Array> =>
-      this.baseSlot(bytesToUnprefixedHex(address.bytes), address, key),
+    get: (address: Address, key: Uint8Array): Promise<Uint8Array> => this.baseSlot(hexKey(address.bytes), address, key),
     clear: (): void => {},
   };
 
@@ -183,7 +175,7 @@ export class CallState implements StateManagerInterface {
   }
 
   async getAccount(address: Address): Promise<Account | undefined> {
-    const account = await this.account(bytesToUnprefixedHex(address.bytes), address);
+    const account = await this.account(hexKey(address.bytes), address);
     return account === null ? undefined : copyOf(account);
   }
 
@@ -199,7 +191,7 @@ export class CallState implements StateManagerInterface {
   }
 
   async putAccount(address: Address, account?: Account): Promise<void> {
-    const key = bytesToUnprefixedHex(address.bytes);
+    const key = hexKey(address.bytes);
     if (account === undefined) {
       this.deleteKey(key);
       return;
@@ -213,7 +205,7 @@ export class CallState implements StateManagerInterface {
   }
 
   async deleteAccount(address: Address): Promise<void> {
-    this.deleteKey(bytesToUnprefixedHex(address.bytes));
+    this.deleteKey(hexKey(address.bytes));
   }
 
   /** As the library's caches do on delete: the account, its code and its storage are gone. */
@@ -235,11 +227,11 @@ export class CallState implements StateManagerInterface {
     account.balance = fields.balance ?? account.balance;
     account.storageRoot = fields.storageRoot ?? account.storageRoot;
     account.codeHash = fields.codeHash ?? account.codeHash;
-    this.setAccount(bytesToUnprefixedHex(address.bytes), account);
+    this.setAccount(hexKey(address.bytes), account);
   }
 
   async putCode(address: Address, value: Uint8Array): Promise<void> {
-    const key = bytesToUnprefixedHex(address.bytes);
+    const key = hexKey(address.bytes);
     this.journal.push({ kind: 'code', key, prev: this.codes.get(key) });
     this.codes.set(key, value);
     const codeHash = (this.common.customCrypto.keccak256 ?? keccak256)(value);
@@ -247,7 +239,7 @@ export class CallState implements StateManagerInterface {
   }
 
   async getCode(address: Address): Promise<Uint8Array> {
-    const key = bytesToUnprefixedHex(address.bytes);
+    const key = hexKey(address.bytes);
     const written = this.codes.get(key);
     if (written !== undefined) return written;
     const account = await this.account(key, address);
@@ -263,8 +255,8 @@ export class CallState implements StateManagerInterface {
 
   async getStorage(address: Address, key: Uint8Array): Promise<Uint8Array> {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
-    const account = bytesToUnprefixedHex(address.bytes);
-    const written = this.storage.get(account)?.get(bytesToUnprefixedHex(key));
+    const account = hexKey(address.bytes);
+    const written = this.storage.get(account)?.get(hexKey(key));
     if (written !== undefined) return written;
     if (this.cleared.has(account)) return EMPTY;
     if ((await this.account(account, address)) === null) return EMPTY;
@@ -273,7 +265,7 @@ export class CallState implements StateManagerInterface {
 
   /** The slot's value before the call: overridden, else the block's. */
   private async baseSlot(account: string, address: Address, key: Uint8Array): Promise<Uint8Array> {
-    const slot = bytesToUnprefixedHex(key);
+    const slot = hexKey(key);
     const overridden = this.base?.slot(account, slot);
     if (overridden !== undefined) return overridden;
     const slotKey = account + slot;
@@ -283,17 +275,17 @@ export class CallState implements StateManagerInterface {
   async putStorage(address: Address, key: Uint8Array, value: Uint8Array): Promise<void> {
     if (key.length !== 32) throw new Error('Storage key must be 32 bytes long');
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
-    const account = bytesToUnprefixedHex(address.bytes);
+    const account = hexKey(address.bytes);
     if ((await this.account(account, address)) === null) throw new Error('putStorage() called on non-existing account');
     let slots = this.storage.get(account);
     if (slots === undefined) this.storage.set(account, (slots = new Map()));
-    const slot = bytesToUnprefixedHex(key);
+    const slot = hexKey(key);
     this.journal.push({ kind: 'slot', key: account, slot, prev: slots.get(slot) });
     slots.set(slot, unpadBytes(value));
   }
 
   async clearStorage(address: Address): Promise<void> {
-    const key = bytesToUnprefixedHex(address.bytes);
+    const key = hexKey(address.bytes);
     const account = (await this.getAccount(address)) ?? new Account();
     this.clearSlots(key);
     account.storageRoot = KECCAK256_RLP;

@@ -20,19 +20,12 @@ import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
-import {
-  Account,
-  Address,
-  KECCAK256_NULL,
-  MAX_INTEGER,
-  MAX_UINT64,
-  bytesToUnprefixedHex,
-  equalsBytes,
-} from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL, MAX_INTEGER, MAX_UINT64, equalsBytes } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { BlockReads, CallState, type StateSource } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
+import { leanFrames } from './call-frames.js';
 import {
   type BlockEnvOverrides,
   InvalidOverrideError,
@@ -41,6 +34,7 @@ import {
   blockWithOverrides,
   hasBlockOverrides,
 } from './overrides.js';
+import { hexKey } from '../db/hex-key.js';
 import type { ReceiptLog } from '../codec/receipts.js';
 
 export interface CallMessage {
@@ -113,6 +107,14 @@ interface CallVm {
   readonly state: CallState;
 }
 
+/** Narrower paths switched off (tests and benches compare them with the library's). */
+export interface CallExecutorOptions {
+  /** false: every call goes through runTx. */
+  readonly leanPath?: boolean;
+  /** false: the VMs keep the library's CALL frames (call-frames.ts). */
+  readonly leanFrames?: boolean;
+}
+
 /** Runs calls against one block's state with reusable VMs. Safe for concurrent calls. */
 export class CallExecutor {
   private readonly idle: CallVm[] = [];
@@ -120,14 +122,16 @@ export class CallExecutor {
   readonly reads: BlockReads;
   /** Intrinsic-gas parameters for the lean path; undefined = every call goes through runTx. */
   private readonly lean: LeanParams | undefined;
+  /** Whether the VMs run CALL frames the lean way (call-frames.ts). */
+  private readonly leanFrames: boolean;
 
-  /** `leanPath: false` sends every call through runTx (tests compare the two paths). */
   constructor(
     private readonly ctx: CallContext,
-    opts: { readonly leanPath?: boolean } = {},
+    opts: CallExecutorOptions = {},
   ) {
     this.reads = new BlockReads(ctx.store, ctx.common, ctx.stateRoot);
     this.lean = opts.leanPath === false ? undefined : leanParams(ctx.common);
+    this.leanFrames = opts.leanFrames !== false;
   }
 
   /**
@@ -174,7 +178,9 @@ export class CallExecutor {
     const common = this.ctx.common.copy();
     rememberEips(common);
     const state = new CallState(this.reads, common);
-    return { vm: await createVM({ common, stateManager: state, blockchain: this.ctx.ancestors }), state };
+    const vm = await createVM({ common, stateManager: state, blockchain: this.ctx.ancestors });
+    if (this.leanFrames) await leanFrames(vm.evm);
+    return { vm, state };
   }
 }
 
@@ -296,10 +302,10 @@ async function executeCall(
   const journal = evm.journal;
   await journal.checkpoint();
   if (common.isActivatedEIP(2929)) {
-    for (const address of evm.precompiles.keys()) journal.addAlwaysWarmAddress(address);
-    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(sender.bytes));
-    journal.addAlwaysWarmAddress(bytesToUnprefixedHex(to));
-    if (common.isActivatedEIP(3651)) journal.addAlwaysWarmAddress(bytesToUnprefixedHex(block.header.coinbase.bytes));
+    const warm = alwaysWarm(evm);
+    warm.add(hexKey(sender.bytes));
+    warm.add(hexKey(to));
+    if (common.isActivatedEIP(3651)) warm.add(hexKey(block.header.coinbase.bytes));
   }
   let zeros = 0;
   for (let i = 0; i < data.length; i++) if (data[i] === 0) zeros++;
@@ -344,6 +350,35 @@ async function executeCall(
     reverted: err?.error === 'revert',
     ...(err !== undefined ? { error: err.error } : {}),
     logs: (exec.logs ?? []).map(([address, topics, logData]) => ({ address, topics, data: logData })),
+  };
+}
+
+type WarmJournal = { alwaysWarmJournal: Map<string, ReadonlySet<string>>; accessList?: unknown };
+
+/** The precompiles' addresses as a journal's always-warm map holds them, per EVM (its precompiles never change). */
+const warmPrecompiles = new WeakMap<object, ReadonlyMap<string, ReadonlySet<string>>>();
+/** The slots of every always-warm address of a lean call: none, as only access lists (runTx's path) add any. */
+const NO_SLOTS: ReadonlySet<string> = new Set();
+
+/**
+ * What `journal.addAlwaysWarmAddress` does for the precompiles and then each added address (unprefixed hex), on a
+ * journal just cleaned and not reporting an access list: one copy of a per-EVM map instead of a prefix check and a
+ * set per precompile and call.
+ */
+function alwaysWarm(evm: VM['evm']): { add(address: string): void } {
+  const journal = evm.journal as unknown as WarmJournal;
+  if (journal.accessList !== undefined) return { add: (address) => evm.journal.addAlwaysWarmAddress(address) };
+  let precompiles = warmPrecompiles.get(evm);
+  if (precompiles === undefined) {
+    precompiles = new Map([...evm.precompiles.keys()].map((address) => [address, NO_SLOTS]));
+    warmPrecompiles.set(evm, precompiles);
+  }
+  const warm = new Map(precompiles);
+  journal.alwaysWarmJournal = warm;
+  return {
+    add: (address) => {
+      if (!warm.has(address)) warm.set(address, new Set());
+    },
   };
 }
 

@@ -6,7 +6,8 @@
  * `HEAP=`). Most opcodes (PUSH, DUP, SWAP, arithmetic, JUMP…) have a fixed gas cost and a synchronous handler.
  *
  * `runStepInline` does such a step itself, in the library's order: charge the fixed gas (`useGas`, which throws
- * out-of-gas), advance the program counter, run the handler, commit the access witness. Everything else is left to
+ * out-of-gas), advance the program counter, run the handler, commit the access witness. An entry carrying
+ * `syncGas` (call VMs' memory opcodes, call-opcodes.ts) is such a step too, its dynamic gas computed first. Everything else is left to
  * the library's `runStep`: dynamic gas or async handlers, invalid opcodes, a `step` listener (tracing), the EVM's
  * debug mode or profiler, code-chunk charging (EIP-6800/7864) and a pending EIP-7928 call failure.
  *
@@ -46,6 +47,11 @@ interface OpcodeInfo {
 interface OpcodeEntry {
   readonly opcodeInfo: OpcodeInfo;
   readonly opHandler: (runState: RunState, common: unknown) => void;
+  /**
+   * A dynamic-gas opcode's gas computed without a promise, given to call VMs' entries (call-opcodes.ts): such a
+   * step runs here too, its gas from this instead of the library's async handler.
+   */
+  readonly syncGas?: (runState: RunState, gas: bigint, common: unknown) => bigint;
 }
 interface RunState {
   programCounter: number;
@@ -96,13 +102,14 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   const entry = opcode ?? interpreter._evm._opcodeMap[runState.opCode];
   if (entry === undefined) return false;
   const info = entry.opcodeInfo;
-  if (info.dynamicGas || info.isAsync || info.isInvalid) return false;
+  if (info.isAsync || info.isInvalid || (info.dynamicGas && entry.syncGas === undefined)) return false;
   const evm = interpreter._evm;
   if (evm.DEBUG === true || interpreter.profilerOpts?.enabled === true) return false;
   if ((evm.events?.listenerCount('step') ?? 0) > 0) return false;
   if (runState.eip7928PostTargetCallOog !== undefined) return false;
   if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
-  interpreter.useGas(info.feeBigInt, info);
+  const gas = info.dynamicGas ? entry.syncGas!(runState, info.feeBigInt, interpreter.common) : info.feeBigInt;
+  interpreter.useGas(gas, info);
   runState.programCounter++;
   entry.opHandler(runState, interpreter.common);
   runState.env.accessWitness?.commit();

@@ -23,6 +23,17 @@ import {
 } from './fixtures.js';
 
 const encode = encodeCounterCall;
+
+/** A small deterministic generator (mulberry32), so a failing random call can be replayed. */
+function seeded(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
 const address = (hex: string) => hexToBytes(hex as `0x${string}`);
 
 /** The chain's call context of its head, built as Blockchain.call builds it. */
@@ -93,7 +104,7 @@ describe('lean call path and shared block reads', () => {
       creation: { from: owner, data: counterDeployData(1n) },
     };
     const lean = new CallExecutor(headContext(chain));
-    const viaRunTx = new CallExecutor(headContext(chain), { leanPath: false });
+    const viaRunTx = new CallExecutor(headContext(chain), { leanPath: false, leanFrames: false });
     for (const [name, msg] of Object.entries(messages)) {
       // Twice each: the second runs on a reused VM with warm shared reads.
       for (let round = 0; round < 2; round++) {
@@ -107,6 +118,125 @@ describe('lean call path and shared block reads', () => {
     expect((await outcome(messages['below intrinsic gas']!)).error).toMatch(/INTRINSIC_GAS_TOO_LOW/);
     expect((await outcome(messages['sender with code (EIP-3607)']!)).error).toMatch(/not EOA/);
     expect((await outcome(messages['refund (cleared slot)']!)).error).toBeUndefined();
+  });
+
+  it("answers random calls exactly as runTx on the library's frames does", async () => {
+    const random = seeded(40);
+    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const bytes = (n: number) =>
+      Uint8Array.from({ length: n }, () => (random() < 0.3 ? 0 : Math.floor(random() * 256)));
+    const word = () => pick([0n, 1n, 7n, 2n ** 255n, 2n ** 256n - 1n, BigInt(Math.floor(random() * 1e9))]);
+    const precompile = (n: number) => address(`0x${n.toString(16).padStart(40, '0')}`);
+    const senders = [
+      undefined,
+      addresses[0],
+      addresses[1],
+      address('0x00000000000000000000000000000000000000aa'),
+      counter,
+    ];
+    const data = (): Uint8Array =>
+      pick([
+        () => encode('count'),
+        () => encode('owner'),
+        () => encode('peekAdd', [word()]),
+        () => encode('increment', [word()]),
+        () => encode('incrementViaCall', [word() % 1000n]),
+        () => encode('reset'),
+        () => bytes(Math.floor(random() * 70)),
+      ])();
+    const messages: CallMessage[] = [];
+    for (let i = 0; i < 150; i++) {
+      const kind = random();
+      const to =
+        kind < 0.7 ? counter : kind < 0.85 ? precompile(1 + Math.floor(random() * 9)) : pick(addresses.slice(0, 3));
+      messages.push({
+        ...(random() < 0.8 ? { from: pick(senders) } : {}),
+        to,
+        data: to === counter ? data() : bytes(Math.floor(random() * 200)),
+        ...(random() < 0.2 ? { value: pick([1n, 10n ** 18n]) } : {}),
+        ...(random() < 0.3 ? { gas: pick([21_000n, 21_500n, 30_000n, 60_000n, 200_000n]) } : {}),
+        ...(random() < 0.2 ? { gasPrice: pick([1n, 10n ** 9n]) } : {}),
+      });
+    }
+    const lean = new CallExecutor(headContext(chain));
+    const library = new CallExecutor(headContext(chain), { leanPath: false, leanFrames: false });
+    let failed = 0;
+    for (const [i, msg] of messages.entries()) {
+      const [a, b] = [await lean.run(msg), await library.run(msg)];
+      expect({ i, ...a }, `call ${i}`).toEqual({ i, ...b });
+      if (b.error !== undefined) failed++;
+    }
+    // Sanity: the mix has calls that fail and calls that succeed.
+    expect([failed > 10, failed < messages.length - 10]).toEqual([true, true]);
+  });
+
+  it('runs random bytecode (memory, nested frames, precompiles, logs) exactly as the library does', async () => {
+    const random = seeded(41);
+    const int = (n: number) => Math.floor(random() * n);
+    const push = (n: number) => (n < 256 ? [0x60, n] : [0x61, n >> 8, n & 255]);
+    // Mostly within a fresh frame's 8 kB of memory, sometimes past it (the memory grows).
+    const offset = () => (random() < 0.9 ? int(0x240) : 0x1fe0 + int(0x100));
+    const length = () => int(0x61);
+    // A stack word: small, or 1 to 32 random bytes (PUSH1..PUSH32).
+    const value = (): number[] => {
+      if (random() < 0.5) return push(int(256));
+      const n = 1 + int(32);
+      return [0x5f + n, ...Array.from({ length: n }, () => int(256))];
+    };
+    const [a, b] = [
+      address('0x000000000000000000000000000000000000c0a1'),
+      address('0x000000000000000000000000000000000000c0b2'),
+    ];
+    const program = (callees: readonly Uint8Array[]): Uint8Array => {
+      const ops: number[] = [];
+      const call = (op: number, to: Uint8Array) => {
+        ops.push(...push(length()), ...push(offset()), ...push(length()), ...push(offset()));
+        if (op === 0xf1) ops.push(...push(random() < 0.2 ? 1 : 0));
+        ops.push(0x73, ...to, 0x5a, op, ...push(offset()), 0x52);
+      };
+      for (let i = 0, n = 2 + int(10); i < n; i++) {
+        const kind = int(11);
+        if (kind === 0) ops.push(...value(), ...push(offset()), random() < 0.5 ? 0x52 : 0x53);
+        else if (kind === 1) ops.push(...push(offset()), 0x51, ...push(offset()), 0x52);
+        else if (kind === 2) ops.push(...push(length()), ...push(offset()), 0x20, ...push(offset()), 0x52);
+        else if (kind === 3) call(random() < 0.5 ? 0xf1 : 0xfa, callees[int(callees.length)]!);
+        else if (kind === 4) ops.push(...push(int(256)), ...push(length()), ...push(offset()), 0xa1);
+        else if (kind === 5) ops.push(0x3d, ...push(0), ...push(offset()), 0x3e);
+        else if (kind === 6) ops.push(0x36, ...push(0), ...push(offset()), 0x37);
+        else if (kind === 7) ops.push(0x59, ...push(offset()), 0x52);
+        else if (kind === 8) ops.push(...push(int(3)), ...push(int(3)), 0x55);
+        else if (kind === 9) ops.push(...(random() < 0.5 ? push(int(3)) : value()), 0x54, ...push(offset()), 0x52);
+        else ops.push(...push(int(100)), 0x35, ...push(offset()), 0x52);
+      }
+      const end = int(3);
+      if (end < 2) ops.push(...push(length()), ...push(offset()), end === 0 ? 0xf3 : 0xfd);
+      return Uint8Array.from(ops);
+    };
+    const identity = address('0x0000000000000000000000000000000000000004');
+    const sha256 = address('0x0000000000000000000000000000000000000002');
+    const lean = new CallExecutor(headContext(chain));
+    const library = new CallExecutor(headContext(chain), { leanPath: false, leanFrames: false });
+    const seen = { reverted: 0, logs: 0, returned: 0 };
+    for (let i = 0; i < 120; i++) {
+      const overrides = {
+        state: [
+          [a, { code: program([b, identity, sha256]) }],
+          [b, { code: program([identity, sha256]) }],
+        ] as const,
+      };
+      const msg: CallMessage = {
+        to: a,
+        data: Uint8Array.from({ length: int(80) }, () => int(256)),
+        ...(random() < 0.3 ? { gas: 21_000n + BigInt(int(60_000)) } : {}),
+        overrides,
+      };
+      const [x, y] = [await lean.run(msg), await library.run(msg)];
+      expect({ i, ...x }, `program ${i}`).toEqual({ i, ...y });
+      if (y.reverted) seen.reverted++;
+      if (y.logs.length > 0) seen.logs++;
+      if (y.returnData.some((byte) => byte !== 0)) seen.returned++;
+    }
+    expect(Object.values(seen).every((n) => n > 5)).toBe(true);
   });
 
   it('serves a block from its own reads: a new head sees its state, an older block keeps its own', async () => {

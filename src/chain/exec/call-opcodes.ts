@@ -1,0 +1,179 @@
+/**
+ * MSTORE, MLOAD, SLOAD and CALLDATALOAD for call VMs, without @ethereumjs/evm's trips through hex strings.
+ *
+ * The library turns a 256-bit stack word into memory bytes as `setLengthLeft(bigIntToBytes(word), 32)` (the word
+ * printed as hex, parsed back, then padded by spreading both arrays into a new one) and bytes into a word as
+ * `BigInt(bytesToHex(bytes))`: in a view call (an ERC-20 balanceOf) MSTORE alone was ~6% of the CPU. Here the same
+ * values go through a 32-byte scratch buffer and a DataView, four 64-bit limbs at a time. Each handler keeps its
+ * library order of stack pops, memory reads and writes and state reads, so errors (stack underflow) are the same;
+ * the gas handlers are the library's. `leanOpcodes` replaces the entries in one EVM's own opcode table (the EVM
+ * builds its table per instance; the jump-analysis cache keys its answers by that table).
+ * `test/chain/engine/call-lean-path.test.ts` runs random bytecode against the library's handlers.
+ */
+
+const scratch = new Uint8Array(32);
+const view = new DataView(scratch.buffer);
+const MASK_64 = 0xffffffffffffffffn;
+
+/** `word` (0 ≤ word < 2^256) as 32 big-endian bytes, in the scratch buffer (valid until the next call). */
+function wordBytes(word: bigint): Uint8Array {
+  if (word <= MASK_64) {
+    view.setBigUint64(0, 0n);
+    view.setBigUint64(8, 0n);
+    view.setBigUint64(16, 0n);
+    view.setBigUint64(24, word);
+    return scratch;
+  }
+  view.setBigUint64(0, word >> 192n);
+  view.setBigUint64(8, (word >> 128n) & MASK_64);
+  view.setBigUint64(16, (word >> 64n) & MASK_64);
+  view.setBigUint64(24, word & MASK_64);
+  return scratch;
+}
+
+/** The big-endian number in the scratch buffer. */
+function scratchWord(): bigint {
+  const high = view.getBigUint64(0) | view.getBigUint64(8) | view.getBigUint64(16);
+  if (high === 0n) return view.getBigUint64(24);
+  return (
+    (view.getBigUint64(0) << 192n) |
+    (view.getBigUint64(8) << 128n) |
+    (view.getBigUint64(16) << 64n) |
+    view.getBigUint64(24)
+  );
+}
+
+/** `bytes` (at most 32) as a big-endian number, as the library's `bytesToBigInt`. */
+function bytesWord(bytes: Uint8Array): bigint {
+  scratch.fill(0);
+  scratch.set(bytes, 32 - bytes.length);
+  return scratchWord();
+}
+
+// The library's members used here (its names; typed loosely, as sync-step.ts does).
+interface Stack {
+  pop(): bigint;
+  popN(n: number): bigint[];
+  push(value: bigint): void;
+}
+interface Memory {
+  read(offset: number, size: number, avoidCopy?: boolean): Uint8Array;
+  write(offset: number, size: number, value: Uint8Array): void;
+}
+interface RunState {
+  readonly stack: Stack;
+  readonly memory: Memory;
+  readonly interpreter: {
+    getCallData(): Uint8Array;
+    storageLoad(key: Uint8Array): Promise<Uint8Array>;
+  };
+}
+type Handler = (runState: RunState) => void | Promise<void>;
+interface OpcodeEntry {
+  readonly opHandler: Handler;
+  readonly syncGas?: SyncGas;
+}
+
+const handlers: Record<number, Handler> = {
+  // CALLDATALOAD: the 32 bytes at `pos`, zero past the end of the call data.
+  0x35(runState) {
+    const pos = runState.stack.pop();
+    const data = runState.interpreter.getCallData();
+    if (pos > BigInt(data.length)) {
+      runState.stack.push(0n);
+      return;
+    }
+    const i = Number(pos);
+    scratch.fill(0);
+    scratch.set(data.subarray(i, i + 32));
+    runState.stack.push(scratchWord());
+  },
+  // MLOAD
+  0x51(runState) {
+    const pos = runState.stack.pop();
+    scratch.set(runState.memory.read(Number(pos), 32, true));
+    runState.stack.push(scratchWord());
+  },
+  // MSTORE (Memory.write copies the bytes)
+  0x52(runState) {
+    const popped = runState.stack.popN(2);
+    runState.memory.write(Number(popped[0]!), 32, wordBytes(popped[1]!));
+  },
+  // SLOAD: the key is a fresh array (the state manager may keep it)
+  async 0x54(runState) {
+    const key = runState.stack.pop();
+    const value = await runState.interpreter.storageLoad(wordBytes(key).slice());
+    runState.stack.push(value.length ? bytesWord(value) : 0n);
+  },
+};
+
+interface Common {
+  param(name: string): bigint;
+}
+type GasRunState = RunState & {
+  memoryWordCount: bigint;
+  highestMemCost: bigint;
+  stack: { peek(n?: number): bigint[] };
+};
+/** A dynamic-gas handler that needs no await: the library's (async) one for the same opcode, step for step. */
+export type SyncGas = (runState: GasRunState, gas: bigint, common: Common) => bigint;
+
+/** The library's `subMemUsage` (opcodes/util.ts): the gas of growing memory to cover offset + length. */
+function memoryGas(runState: GasRunState, offset: bigint, length: bigint, common: Common): bigint {
+  if (length === 0n) return 0n;
+  const newMemoryWordCount = wordsOf(offset + length);
+  if (newMemoryWordCount <= runState.memoryWordCount) return 0n;
+  const words = newMemoryWordCount;
+  let cost = words * common.param('memoryGas') + (words * words) / common.param('quadCoefficientDivGas');
+  if (cost > runState.highestMemCost) {
+    const currentHighestMemCost = runState.highestMemCost;
+    runState.highestMemCost = cost;
+    cost -= currentHighestMemCost;
+  }
+  runState.memoryWordCount = newMemoryWordCount;
+  return cost;
+}
+
+/** The library's `divCeil(bytes, 32)` for bytes ≥ 0 (stack words are unsigned). */
+const wordsOf = (bytes: bigint): bigint => (bytes % 32n === 0n ? bytes / 32n : bytes / 32n + 1n);
+
+/** Offset and length on top of the stack, memory as RETURN, REVERT and KECCAK256 charge it. */
+const rangeGas: SyncGas = (runState, gas, common) => {
+  const [offset, length] = runState.stack.peek(2);
+  return gas + memoryGas(runState, offset!, length!, common);
+};
+
+/** gas.ts's handlers of the opcodes whose dynamic gas is memory growth (and KECCAK256's words). */
+const syncGas: Record<number, SyncGas> = {
+  0x20: (runState, gas, common) => {
+    const [offset, length] = runState.stack.peek(2);
+    return gas + memoryGas(runState, offset!, length!, common) + common.param('keccak256WordGas') * wordsOf(length!);
+  },
+  0x51: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 32n, common),
+  0x52: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 32n, common),
+  0x53: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 1n, common),
+  0xf3: rangeGas,
+  0xfd: rangeGas,
+};
+
+/**
+ * Gives `evm` (an @ethereumjs/evm EVM) the handlers above in its own opcode table, and marks the entries whose gas
+ * `syncGas` computes (sync-step.ts then runs those steps without a promise); false if it has no table.
+ */
+export function leanOpcodes(evm: object): boolean {
+  const table = (evm as { _opcodeMap?: OpcodeEntry[] })._opcodeMap;
+  if (!Array.isArray(table)) return false;
+  const codes = new Set([...Object.keys(handlers), ...Object.keys(syncGas)].map(Number));
+  for (const code of codes) {
+    const entry = table[code];
+    if (entry === undefined || typeof entry.opHandler !== 'function') return false;
+  }
+  for (const code of codes) {
+    table[code] = {
+      ...table[code]!,
+      ...(handlers[code] !== undefined ? { opHandler: handlers[code] } : {}),
+      ...(syncGas[code] !== undefined ? { syncGas: syncGas[code] } : {}),
+    };
+  }
+  return true;
+}
