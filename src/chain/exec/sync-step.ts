@@ -16,6 +16,8 @@
  * EIP-7864 witnesses, EIP-8037 state gas) run the library's own loop.
  */
 
+import { type StepProbe, stepProbeOf } from './step-probe.js';
+
 const JUMP_OPCODES = new Set([0x56, 0x57, 0x5e]);
 
 const counts = { inline: 0, library: 0 };
@@ -38,6 +40,7 @@ function chargesChunks(interpreter: InterpreterLike): boolean {
 
 interface OpcodeInfo {
   readonly code: number;
+  readonly fullName: string;
   readonly isAsync: boolean;
   readonly dynamicGas: boolean;
   readonly isInvalid: boolean;
@@ -49,6 +52,12 @@ interface OpcodeEntry {
 }
 interface RunState {
   programCounter: number;
+  gasLeft: bigint;
+  gasRefund: bigint;
+  memoryWordCount: bigint;
+  readonly stack: { readonly _store: bigint[]; readonly _len: number; getStack(): bigint[] };
+  readonly memory: { readonly _store: Uint8Array };
+  readonly stateManager: unknown;
   opCode: number;
   code: Uint8Array;
   validJumps: unknown;
@@ -68,7 +77,12 @@ export interface InterpreterLike {
     readonly _opcodeMap: Record<number, OpcodeEntry>;
   };
   readonly _runState: RunState;
-  readonly _env: { readonly chargeCodeAccesses?: boolean };
+  readonly _env: {
+    readonly chargeCodeAccesses?: boolean;
+    readonly depth: number;
+    readonly address: { readonly bytes: Uint8Array };
+    readonly contract: { readonly balance: bigint };
+  };
   readonly common: { isActivatedEIP(eip: number): boolean };
   readonly profilerOpts?: { readonly enabled?: boolean };
   useGas(amount: bigint, context: OpcodeInfo): void;
@@ -99,9 +113,16 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   if (info.dynamicGas || info.isAsync || info.isInvalid) return false;
   const evm = interpreter._evm;
   if (evm.DEBUG === true || interpreter.profilerOpts?.enabled === true) return false;
-  if ((evm.events?.listenerCount('step') ?? 0) > 0) return false;
+  let probe: StepProbe | undefined;
+  if ((evm.events?.listenerCount('step') ?? 0) > 0) {
+    // A tracing probe (step-probe.ts) sees the step here, before the charge, as the library's hook would.
+    probe = stepProbeOf(evm);
+    if (probe === undefined || probe.awaits(info.code)) return false;
+  }
   if (runState.eip7928PostTargetCallOog !== undefined) return false;
   if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
+  if (probe !== undefined && probe.step(interpreter, info.feeBigInt, runState.gasLeft, runState.memoryWordCount))
+    throw new Error(`a step probe returned a promise for opcode ${info.code}, which it said it does not await`);
   interpreter.useGas(info.feeBigInt, info);
   runState.programCounter++;
   entry.opHandler(runState, interpreter.common);

@@ -56,6 +56,11 @@ export class StructLogger implements Tracer {
     this.asyncSteps = config.disableStorage !== true;
   }
 
+  /** Only an SLOAD entry waits (for the slot's value). */
+  awaitsOp(op: number): boolean {
+    return op === 0x54 && this.asyncSteps;
+  }
+
   step(s: StepInfo): Promise<void> | undefined {
     const limit = this.config.limit ?? 0;
     if (limit > 0 && this.logs.length >= limit) return undefined;
