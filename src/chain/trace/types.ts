@@ -154,6 +154,11 @@ export interface TraceOptions {
    * JSON text), whose answers must be the same bytes.
    */
   readonly generic?: boolean;
+  /**
+   * The struct logger's answer as JSON text (a `JsonText`, written entry by entry: struct-log-text.ts) for a caller
+   * that sends it on as it is (debug_traceTransaction, debug_traceCall); not with `generic`.
+   */
+  readonly jsonText?: boolean;
 }
 
 /** Which cap stopped a trace; handlers answer it naming the cap and its setting (handlers/limits.ts's code). */
