@@ -17,6 +17,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InterpreterLike } from '../exec/sync-step.js';
 import { clearStepProbe, setStepProbe, type StepProbe } from '../exec/step-probe.js';
 import { heldFor, type TraceBudget } from './budget.js';
+import { ProbedStep } from './probed-step.js';
 import { gethError } from './geth-errors.js';
 import {
   TraceLimitError,
@@ -115,6 +116,7 @@ export class TraceSession {
   /** The probe's path: the next step takes a turn of the event loop first. */
   private turnDue = false;
   private probed = false;
+  private readonly probedStep = new ProbedStep();
   /** The account whose code ran the last step: the `from` of a frame it opens (msg.caller is not, for DELEGATECALL). */
   private lastAddress: Uint8Array = new Uint8Array(20);
   private lastOpByte = 0;
@@ -290,40 +292,29 @@ export class TraceSession {
   /** One opcode seen by the probe: what `onStep` does with the event, read from the interpreter. */
   private probed1(interpreter: InterpreterLike, fee: bigint, gasLeft: bigint, words: bigint): Promise<void> | undefined {
     const { tracer } = this;
-    const rs = interpreter._runState;
-    const env = interpreter._env;
-    const code = rs.opCode;
-    const address = env.address.bytes;
+    const code = interpreter._runState.opCode;
+    const address = interpreter._env.address.bytes;
     this.lastOpByte = code;
-    this.lastFrameOp = FRAME_OF_OP.get(code);
+    this.lastFrameOp = code >= 0xf0 ? FRAME_OF_OP.get(code) : undefined;
     this.lastAddress = address;
     const wantsLog = code >= 0xa0 && code <= 0xa4 && tracer.log !== undefined;
     const wantsSelfdestruct = code === 0xff && tracer.enter !== undefined;
     if (tracer.step === undefined && !wantsLog && !wantsSelfdestruct) return undefined;
-    const stack = rs.stack.getStack();
-    const memory = rs.memory._store.subarray(0, Number(words) * 32);
-    const top = stack.length - 1;
-    if (wantsLog && stack.length >= 2 + (code - 0xa0)) {
-      const topics: Uint8Array[] = [];
-      for (let i = 0; i < code - 0xa0; i++) topics.push(wordBytes(stack[top - 2 - i]));
-      tracer.log?.({ address, topics, data: memorySlice(memory, stack[top], stack[top - 1]), depth: env.depth + 1 });
+    const returnData = this.returnData[this.returnData.length - 1] ?? EMPTY;
+    const s = this.probedStep.fill(interpreter, fee, gasLeft, words, returnData);
+    if (wantsLog) {
+      const stack = s.stack;
+      const top = stack.length - 1;
+      if (stack.length >= 2 + (code - 0xa0)) {
+        const topics: Uint8Array[] = [];
+        for (let i = 0; i < code - 0xa0; i++) topics.push(wordBytes(stack[top - 2 - i]));
+        const data = memorySlice(s.memory, stack[top], stack[top - 1]);
+        tracer.log?.({ address, topics, data, depth: s.depth });
+      }
     }
-    const stepped = tracer.step?.({
-      pc: rs.programCounter,
-      op: code,
-      opName: interpreter._evm._opcodeMap[code].opcodeInfo.fullName,
-      gas: gasLeft,
-      gasCost: fee,
-      refund: rs.gasRefund,
-      depth: env.depth + 1,
-      stack,
-      memory,
-      address,
-      returnData: this.returnData[this.returnData.length - 1] ?? EMPTY,
-      state: rs.stateManager as StepInfo['state'],
-    });
-    if (wantsSelfdestruct && stack.length >= 1) {
-      this.selfdestructOf(env.depth + 1, address, addressFromWord(stack[top]), env.contract.balance);
+    const stepped = tracer.step?.(s);
+    if (wantsSelfdestruct && s.stack.length >= 1) {
+      this.selfdestructOf(s.depth, address, addressFromWord(s.stack[s.stack.length - 1]), s.balance);
     }
     return stepped === undefined ? undefined : stepped;
   }
