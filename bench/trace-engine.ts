@@ -17,7 +17,12 @@ const ms = Number(process.argv[2] ?? 3000);
 const dir = tempDir('trace-engine-');
 const chain = await openDevChain(dir.dir);
 try {
-  const deploy = signedTx(chain, { from: 0, nonce: 0n, data: hexToBytes(deployCode(countdownRuntime) as `0x${string}`), gasLimit: 300_000n });
+  const deploy = signedTx(chain, {
+    from: 0,
+    nonce: 0n,
+    data: hexToBytes(deployCode(countdownRuntime) as `0x${string}`),
+    gasLimit: 300_000n,
+  });
   const { assembled } = await mine(chain, [deploy]);
   const countdown = assembled.receipts[0]!.contractAddress!;
   const data = hexToBytes(`0x${(142).toString(16).padStart(64, '0')}`);
@@ -46,7 +51,11 @@ try {
       const t0 = performance.now();
       const result = await traceTransaction(chain, hash, opts);
       const t1 = performance.now();
-      bytes = responseText({ jsonrpc: '2.0', id: 1, result: result instanceof JsonText ? new RawJson(result.text) : result }).length;
+      bytes = responseText({
+        jsonrpc: '2.0',
+        id: 1,
+        result: result instanceof JsonText ? new RawJson(result.text) : result,
+      }).length;
       jsonMs += performance.now() - t1;
       traceMs += t1 - t0;
       n++;

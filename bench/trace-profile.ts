@@ -24,8 +24,13 @@ const datadir = mkdtempSync(join(tmpdir(), 'trace-prof-data-'));
 const { NODE_ENV: _dropped, ...env } = process.env;
 const child = spawn(
   process.execPath,
-  ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', 'src/main.ts', '--http.port', String(port)]
-    .concat(['--http.addr', '127.0.0.1', '--no-p2p', '--datadir', datadir]),
+  ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', 'src/main.ts', '--http.port', String(port)].concat([
+    '--http.addr',
+    '127.0.0.1',
+    '--no-p2p',
+    '--datadir',
+    datadir,
+  ]),
   { cwd: repo, env, stdio: ['ignore', 'ignore', 'inherit'] },
 );
 const url = `http://127.0.0.1:${port}/`;

@@ -12,7 +12,11 @@ export class RawJson {
 }
 
 /** The response's JSON: JSON.stringify's bytes, with a raw result spliced in as its text. */
-export function responseText(response: { readonly jsonrpc: '2.0'; readonly id?: unknown; readonly result?: unknown }): string {
+export function responseText(response: {
+  readonly jsonrpc: '2.0';
+  readonly id?: unknown;
+  readonly result?: unknown;
+}): string {
   const { result } = response;
   if (!(result instanceof RawJson)) return JSON.stringify(response);
   // The dispatcher builds a success as { jsonrpc, id, result }: the same keys in the same order.

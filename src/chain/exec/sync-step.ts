@@ -121,7 +121,7 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   }
   if (runState.eip7928PostTargetCallOog !== undefined) return false;
   if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
-  if (probe !== undefined && probe.step(interpreter, info.feeBigInt, runState.gasLeft, runState.memoryWordCount))
+  if (probe?.step(interpreter, info.feeBigInt, runState.gasLeft, runState.memoryWordCount) !== undefined)
     throw new Error(`a step probe returned a promise for opcode ${info.code}, which it said it does not await`);
   interpreter.useGas(info.feeBigInt, info);
   runState.programCounter++;

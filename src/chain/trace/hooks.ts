@@ -19,14 +19,7 @@ import { clearStepProbe, setStepProbe, type StepProbe } from '../exec/step-probe
 import { heldFor, type TraceBudget } from './budget.js';
 import { ProbedStep } from './probed-step.js';
 import { gethError } from './geth-errors.js';
-import {
-  TraceLimitError,
-  type FrameEnter,
-  type FrameType,
-  type StepInfo,
-  type TraceLimits,
-  type Tracer,
-} from './types.js';
+import { TraceLimitError, type FrameEnter, type FrameType, type TraceLimits, type Tracer } from './types.js';
 
 /**
  * Steps between two looks at the clock and the caps: a plain step costs ~1–3 µs and a clock read ~50 ns, but a step
@@ -290,7 +283,12 @@ export class TraceSession {
   }
 
   /** One opcode seen by the probe: what `onStep` does with the event, read from the interpreter. */
-  private probed1(interpreter: InterpreterLike, fee: bigint, gasLeft: bigint, words: bigint): Promise<void> | undefined {
+  private probed1(
+    interpreter: InterpreterLike,
+    fee: bigint,
+    gasLeft: bigint,
+    words: bigint,
+  ): Promise<void> | undefined {
     const { tracer } = this;
     const code = interpreter._runState.opCode;
     const address = interpreter._env.address.bytes;

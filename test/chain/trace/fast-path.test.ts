@@ -59,14 +59,67 @@ function random(seed: number): () => number {
   };
 }
 
-const hex = (n: number | bigint, bytes: number): string => n.toString(16).padStart(bytes * 2, '0').slice(-bytes * 2);
+const hex = (n: number | bigint, bytes: number): string =>
+  n
+    .toString(16)
+    .padStart(bytes * 2, '0')
+    .slice(-bytes * 2);
 const push = (v: bigint, bytes = 32): string => (0x5f + bytes).toString(16) + hex(v, bytes);
 
 /** Opcodes a random program takes on their own (bytes, hex): they may underflow the stack, which is an outcome too. */
 const PLAIN = [
-  '01', '02', '03', '04', '05', '06', '07', '08', '09', '0a', '0b', '10', '11', '12', '13', '14', '15', '16', '17',
-  '18', '19', '1a', '1b', '1c', '1d', '30', '32', '33', '34', '36', '38', '3a', '3d', '41', '42', '43', '45', '46',
-  '47', '50', '58', '59', '5a', '80', '81', '82', '83', '8f', '90', '91', '92', '9f',
+  '01',
+  '02',
+  '03',
+  '04',
+  '05',
+  '06',
+  '07',
+  '08',
+  '09',
+  '0a',
+  '0b',
+  '10',
+  '11',
+  '12',
+  '13',
+  '14',
+  '15',
+  '16',
+  '17',
+  '18',
+  '19',
+  '1a',
+  '1b',
+  '1c',
+  '1d',
+  '30',
+  '32',
+  '33',
+  '34',
+  '36',
+  '38',
+  '3a',
+  '3d',
+  '41',
+  '42',
+  '43',
+  '45',
+  '46',
+  '47',
+  '50',
+  '58',
+  '59',
+  '5a',
+  '80',
+  '81',
+  '82',
+  '83',
+  '8f',
+  '90',
+  '91',
+  '92',
+  '9f',
 ];
 
 /** A random contract body: snippets that keep the stack sensible, and now and then a bare opcode. */
@@ -78,11 +131,16 @@ function program(next: () => number, targets: readonly string[]): string {
   const length = 5 + Math.floor(next() * 40);
   for (let i = 0; i < length; i++) {
     const kind = Math.floor(next() * 14);
-    if (kind === 0) code += push(word()) + push(small(), 1) + '52'; // MSTORE
-    else if (kind === 1) code += push(small(), 1) + '51' + '50'; // MLOAD POP
-    else if (kind === 2) code += push(word()) + push(small() % 4n, 1) + '55'; // SSTORE
-    else if (kind === 3) code += push(small() % 4n, 1) + '54' + '50'; // SLOAD POP
-    else if (kind === 4) code += push(0n, 1) + push(small() % 4n, 1) + '55'; // SSTORE 0 (refund)
+    if (kind === 0)
+      code += push(word()) + push(small(), 1) + '52'; // MSTORE
+    else if (kind === 1)
+      code += push(small(), 1) + '51' + '50'; // MLOAD POP
+    else if (kind === 2)
+      code += push(word()) + push(small() % 4n, 1) + '55'; // SSTORE
+    else if (kind === 3)
+      code += push(small() % 4n, 1) + '54' + '50'; // SLOAD POP
+    else if (kind === 4)
+      code += push(0n, 1) + push(small() % 4n, 1) + '55'; // SSTORE 0 (refund)
     else if (kind === 5) {
       const topics = Math.floor(next() * 3);
       for (let t = 0; t < topics; t++) code += push(word());
@@ -90,7 +148,11 @@ function program(next: () => number, targets: readonly string[]): string {
     } else if (kind === 6) {
       // CALL / STATICCALL / DELEGATECALL / CALLCODE of a known contract, a precompile or an empty account.
       const op = pick(['f1', 'fa', 'f4', 'f2']);
-      const to = pick([...targets, '0000000000000000000000000000000000000002', '00000000000000000000000000000000000000aa']);
+      const to = pick([
+        ...targets,
+        '0000000000000000000000000000000000000002',
+        '00000000000000000000000000000000000000aa',
+      ]);
       code += push(32n, 1) + push(0n, 1) + push(small() % 64n, 1) + push(0n, 1);
       if (op === 'f1' || op === 'f2') code += push(BigInt(Math.floor(next() * 3)), 1);
       code += push(BigInt(`0x${to}`), 20) + push(BigInt(2_000 + Math.floor(next() * 60_000)), 4) + op + '50';
@@ -100,17 +162,22 @@ function program(next: () => number, targets: readonly string[]): string {
       code += push(BigInt(`0x${init}`) << 216n) + push(0n, 1) + '52';
       if (next() < 0.5) code += push(5n, 1) + push(0n, 1) + push(0n, 1) + 'f0' + '50';
       else code += push(small()) + push(5n, 1) + push(0n, 1) + push(0n, 1) + 'f5' + '50';
-    } else if (kind === 8) code += push(small() % 64n, 1) + push(small(), 1) + '20' + '50'; // KECCAK256
+    } else if (kind === 8)
+      code += push(small() % 64n, 1) + push(small(), 1) + '20' + '50'; // KECCAK256
     else if (kind === 9) code += pick(PLAIN);
     else if (kind === 10) code += push(word()) + push(word()) + pick(['01', '02', '04', '0a', '1b', '1d']) + '50';
     else if (kind === 11) code += push(BigInt(`0x${pick(targets)}`), 20) + pick(['31', '3b', '3f']) + '50';
     else code += push(small(), 1) + push(small(), 1) + '01' + '50';
   }
   const end = Math.floor(next() * 6);
-  if (end === 0) code += push(small() % 64n, 1) + push(0n, 1) + 'fd'; // REVERT
-  else if (end === 1) code += 'fe'; // INVALID
-  else if (end === 2) code += push(32n, 1) + push(0n, 1) + 'f3'; // RETURN
-  else if (end === 3 && next() < 0.3) code += push(0xbeefn, 2) + 'ff'; // SELFDESTRUCT
+  if (end === 0)
+    code += push(small() % 64n, 1) + push(0n, 1) + 'fd'; // REVERT
+  else if (end === 1)
+    code += 'fe'; // INVALID
+  else if (end === 2)
+    code += push(32n, 1) + push(0n, 1) + 'f3'; // RETURN
+  else if (end === 3 && next() < 0.3)
+    code += push(0xbeefn, 2) + 'ff'; // SELFDESTRUCT
   else code += '00';
   return code;
 }
@@ -175,7 +242,9 @@ describe('the trace fast path against the generic path', () => {
         // Each random program is deployed and called with calldata in the same block.
         const deployNonce = nonce;
         group.push(send({ data: deployCode(program(next, targets)), gasLimit: 500_000n }));
-        group.push(send({ to: contractAt(deployNonce), data: arg(programs), value: BigInt(programs % 3), gasLimit: 400_000n }));
+        group.push(
+          send({ to: contractAt(deployNonce), data: arg(programs), value: BigInt(programs % 3), gasLimit: 400_000n }),
+        );
       }
       const { block } = await mine(chain, group);
       blocks.push(block.hash());
