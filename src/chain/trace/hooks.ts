@@ -268,19 +268,30 @@ export class TraceSession {
     if (this.failure !== undefined) throw this.failure;
     if (this.turnDue) {
       this.turnDue = false;
-      const pending = nextTurn().then(() => {
-        this.sliceStart = performance.now();
-        return this.record(() => this.probed1(interpreter, fee, gasLeft, words));
-      });
-      return pending.catch((err: unknown) => {
-        this.failure ??= err;
-        throw err;
-      });
+      return nextTurn()
+        .then(() => {
+          this.sliceStart = performance.now();
+          return this.probed1(interpreter, fee, gasLeft, words);
+        })
+        .catch(this.keepFailure);
     }
-    const pending = this.record(() => this.probed1(interpreter, fee, gasLeft, words));
+    let pending: Promise<void> | undefined;
+    try {
+      pending = this.probed1(interpreter, fee, gasLeft, words);
+    } catch (err) {
+      this.failure ??= err;
+      throw err;
+    }
     if (--this.countdown === 0 && this.sliceOver()) this.turnDue = true;
-    return pending;
+    // A failure after an await (a state read of an SLOAD's entry) is kept too, as `settle` keeps it on the event
+    // path: a block's runner reports the throw as a transaction that does not apply, and `check` throws the cause.
+    return pending === undefined ? undefined : pending.catch(this.keepFailure);
   }
+
+  private readonly keepFailure = (err: unknown): never => {
+    this.failure ??= err;
+    throw err;
+  };
 
   /** One opcode seen by the probe: what `onStep` does with the event, read from the interpreter. */
   private probed1(

@@ -297,17 +297,26 @@ describe('the trace fast path against the generic path', () => {
       { limits: { maxResultBytes: 50_000 } },
       { tracer: 'callTracer', limits: { maxResultBytes: 100 } },
     ];
+    const outcome = async (hash: Uint8Array, o: TraceOptions) => {
+      try {
+        return text(await traceTransaction(chain, hash, o));
+      } catch (err) {
+        return `${(err as Error).name}: ${(err as Error).message}`;
+      }
+    };
     for (const opts of caps) {
-      const outcome = async (o: TraceOptions) => {
-        try {
-          return text(await traceTransaction(chain, countdownTx, o));
-        } catch (err) {
-          return `${(err as Error).name}: ${(err as Error).message}`;
-        }
-      };
-      const generic = await outcome({ ...opts, generic: true });
+      const generic = await outcome(countdownTx, { ...opts, generic: true });
       expect(generic).toMatch(/TraceLimitError/);
-      expect(await outcome({ ...opts, jsonText: true })).toBe(generic);
+      expect(await outcome(countdownTx, { ...opts, jsonText: true })).toBe(generic);
+    }
+    // The memory cap passed at every point of transactions with SLOADs and SSTOREs (the driver's calls of store
+    // and the random programs), among them an SLOAD's entry, which is charged after the slot's value is read.
+    for (const hash of [txs[0]!, txs[1]!, ...txs.slice(11, 17)]) {
+      for (let limit = 500; limit < 40_000; limit += 1_300) {
+        const opts: TraceOptions = { limits: { maxResultBytes: limit } };
+        const generic = await outcome(hash, { ...opts, generic: true });
+        expect(await outcome(hash, { ...opts, jsonText: true }), `${bytesToHex(hash)} ${limit}`).toBe(generic);
+      }
     }
   });
 });
