@@ -3,13 +3,14 @@
  * logger and with callTracer, over JSON-RPC (`debug_traceTransaction`), on svc-node, Anvil and Hardhat in one run.
  * Each node runs in its own process on loopback with its own dev accounts; the same contract and call are sent to
  * each (legacy transactions). Per tracer, the targets take turns (BENCH_TRACE_RUNS rounds of BENCH_TRACE_SECONDS
- * each, after a warm-up) so machine noise hits them alike; the median is reported.
+ * each, after a warm-up) so machine noise hits them alike; the median is reported, with each server's CPU time per
+ * trace where /proc gives it (a loaded machine stretches wall time far more than CPU time).
  *   npx tsx bench/trace.ts            writes bench/results/trace.md
  * Knobs: BENCH_TRACE_RUNS (3), BENCH_TRACE_SECONDS (3), BENCH_TRACE_STEPS (1000).
  * Hardhat comes from bench/peers (installed there on first use, as the peer comparison does).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +31,8 @@ const STEPS = Number(process.env.BENCH_TRACE_STEPS ?? 1000);
 interface Target {
   readonly name: string;
   readonly url: string;
+  /** The server's process (its CPU time is read from /proc where there is one). */
+  readonly pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -69,7 +72,8 @@ async function startSvcNode(): Promise<Target> {
   });
   const url = `http://127.0.0.1:${port}/`;
   await waitForRpc(url, child, 'svc-node');
-  return { name: 'svc-node', url, stop: stopper(child, () => rmSync(datadir, { recursive: true, force: true })) };
+  const stop = stopper(child, () => rmSync(datadir, { recursive: true, force: true }));
+  return { name: 'svc-node', url, pid: child.pid, stop };
 }
 
 async function startHardhat(): Promise<Target> {
@@ -86,12 +90,12 @@ async function startHardhat(): Promise<Target> {
   );
   const url = `http://127.0.0.1:${port}/`;
   await waitForRpc(url, child, 'Hardhat');
-  return { name: 'Hardhat', url, stop: stopper(child) };
+  return { name: 'Hardhat', url, pid: child.pid, stop: stopper(child) };
 }
 
 async function startAnvilTarget(): Promise<Target> {
   const anvil = await startAnvil();
-  return { name: 'Anvil', url: anvil.url, stop: () => anvil.stop() };
+  return { name: 'Anvil', url: anvil.url, pid: anvil.child.pid, stop: () => anvil.stop() };
 }
 
 /** The countdown's argument for about `steps` opcodes: 3 to start and stop, 7 per round. */
@@ -113,14 +117,39 @@ const TRACERS: Record<string, object> = {
   callTracer: { tracer: 'callTracer' },
 };
 
-async function tracesPerSecond(target: Target, hash: string, config: object, seconds: number): Promise<number> {
+/**
+ * CPU ms the process has used (user + system, all its threads), from /proc; undefined elsewhere. A shared machine's
+ * load stretches each target's wall time differently; the CPU a trace takes its server stretches far less.
+ */
+function cpuMs(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+/** USER_HZ: 100 on every Linux build that matters here. */
+const CLOCK_TICKS = 100;
+
+/** Traces per second, and the server's CPU ms per trace where it can be read. */
+async function tracesPerSecond(
+  target: Target,
+  hash: string,
+  config: object,
+  seconds: number,
+): Promise<{ rate: number; cpu: number | undefined }> {
   const end = performance.now() + seconds * 1000;
+  const cpuBefore = cpuMs(target.pid);
   let count = 0;
   while (performance.now() < end) {
     await call(target.url, 'debug_traceTransaction', [hash, config], 120_000);
     count++;
   }
-  return count / seconds;
+  const cpuAfter = cpuMs(target.pid);
+  const cpu = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / count;
+  return { rate: count / seconds, cpu };
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -137,6 +166,8 @@ try {
     steps.set(t, trace.structLogs.length);
   }
   const rates = new Map<string, number[]>();
+  /** Server CPU ms per trace, by `tracer|target`, where /proc has it. */
+  const cpuRuns = new Map<string, number[]>();
   /** Why a target cannot run a tracer (its own answer), by `tracer|target`. */
   const refused = new Map<string, string>();
   for (const [tracer, config] of Object.entries(TRACERS)) {
@@ -151,9 +182,11 @@ try {
       for (const t of targets) {
         if (refused.has(`${tracer}|${t.name}`)) continue;
         const key = `${tracer}|${t.name}`;
-        const rate = await tracesPerSecond(t, hashes.get(t)!, config, SECONDS);
+        const { rate, cpu } = await tracesPerSecond(t, hashes.get(t)!, config, SECONDS);
         rates.set(key, [...(rates.get(key) ?? []), rate]);
-        process.stdout.write(`${tracer} ${t.name} run ${run + 1}: ${rate.toFixed(1)} traces/s\n`);
+        if (cpu !== undefined) cpuRuns.set(key, [...(cpuRuns.get(key) ?? []), cpu]);
+        const cpuText = cpu === undefined ? '' : `, ${cpu.toFixed(2)} ms server CPU per trace`;
+        process.stdout.write(`${tracer} ${t.name} run ${run + 1}: ${rate.toFixed(1)} traces/s${cpuText}\n`);
       }
     }
   }
@@ -182,9 +215,32 @@ try {
       return `| ${tracer} | ${cells.join(' | ')} | ${ratio('Anvil')} | ${ratio('Hardhat')} |`;
     }),
     '',
+    ...cpuTable(),
     ...[...refused].map(([key, why]) => `¹ ${key.replace('|', ' on ')}: ${why}`),
     '',
   ];
+  /** The same runs as the server's CPU ms per trace (median): what a loaded machine distorts least. */
+  function cpuTable(): string[] {
+    if (cpuRuns.size === 0) return [];
+    const cpuOf = (tracer: string, name: string): number | undefined => {
+      const runs = cpuRuns.get(`${tracer}|${name}`);
+      return runs === undefined ? undefined : median(runs);
+    };
+    return [
+      `Server CPU ms per trace (user + system, all threads, from /proc), median of the same runs:`,
+      '',
+      `| tracer | ${targets.map((t) => t.name).join(' | ')} | Anvil ÷ svc-node |`,
+      `| --- | ${targets.map(() => '---:').join(' | ')} | ---: |`,
+      ...Object.keys(TRACERS).map((tracer) => {
+        const cells = targets.map((t) => cpuOf(tracer, t.name)?.toFixed(2) ?? '–');
+        const svcCpu = cpuOf(tracer, 'svc-node');
+        const anvilCpu = cpuOf(tracer, 'Anvil');
+        const ratio = svcCpu === undefined || anvilCpu === undefined ? '–' : (anvilCpu / svcCpu).toFixed(2);
+        return `| ${tracer} | ${cells.join(' | ')} | ${ratio} |`;
+      }),
+      '',
+    ];
+  }
   mkdirSync(join(repo, 'bench/results'), { recursive: true });
   writeFileSync(join(repo, 'bench/results/trace.md'), lines.join('\n'));
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -74,6 +74,7 @@ export { receiptsOfBlock, type ConsensusReceipt } from './history/peer-receipts.
 
 // Tracing (debug_trace*, trace_*, ots_*)
 export {
+  JsonText,
   TraceBusyError,
   TraceLimitError,
   TraceReplayError,

@@ -14,6 +14,7 @@ import { forkUpstreamErrorIn } from '../node/fork/errors.js';
 import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
 import { arityError, paramError } from './param-errors.js';
 import { didYouMean, suggestMethods } from './method-suggestion.js';
+import { RawJson, responseText } from './raw-json.js';
 
 export type JsonRpcId = unknown;
 
@@ -229,7 +230,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   function success(spec: MethodSpec, id: JsonRpcId, value: unknown): JsonRpcResponse {
     const result = value === undefined ? null : value;
     if (validateResults) {
-      const reason = spec.checkResult(result);
+      const reason = spec.checkResult(result instanceof RawJson ? JSON.parse(result.text) : result);
       if (reason !== undefined) {
         return fault(id, spec.name, new Error(`result of ${spec.name} does not match its schema: ${reason}`));
       }
@@ -285,7 +286,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     serialize(output) {
       try {
-        return JSON.stringify(output);
+        if (!Array.isArray(output)) return responseText(output);
+        if (!output.some((r) => 'result' in r && r.result instanceof RawJson)) return JSON.stringify(output);
+        return `[${output.map(responseText).join(',')}]`;
       } catch {
         // Rare: find the responses that cannot be encoded and replace only those.
         const one = (r: JsonRpcResponse): JsonRpcResponse => {

@@ -125,7 +125,9 @@ export class BlockStore {
   }
 
   async getTxLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
-    const bytes = await this.db.get(keys.txLookup(txHash));
+    // A small record read in this thread (ChainDB.getSync): the thread pool's round trip cost ~70–130 µs of CPU a
+    // read on a busy machine against ~2 µs for LevelDB's own lookup, a tenth of a callTracer trace's whole time.
+    const bytes = this.db.getSync(keys.txLookup(txHash));
     if (bytes === undefined) return undefined;
     const [blockHash, index] = RLP.decode(bytes) as Uint8Array[];
     return { blockHash, index: Number(bytesToBigInt(index)) };

@@ -140,6 +140,16 @@ export class BlockRunner {
     return this.vmOnce();
   }
 
+  /**
+   * Undoes every transaction applied, leaving the state at the parent's with its caches (and VM) warm: a trace's
+   * replay hands it on to the next replay on the same parent state (trace/replay-states.ts).
+   */
+  async discard(): Promise<OpenedState> {
+    await this.transfers?.flush();
+    await this.sm.revert();
+    return this.opened;
+  }
+
   get cumulativeGasUsed(): bigint {
     return this.gasUsed;
   }

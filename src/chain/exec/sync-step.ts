@@ -17,6 +17,8 @@
  * EIP-7864 witnesses, EIP-8037 state gas) run the library's own loop.
  */
 
+import { type StepProbe, stepProbeOf } from './step-probe.js';
+
 const JUMP_OPCODES = new Set([0x56, 0x57, 0x5e]);
 
 const counts = { inline: 0, library: 0 };
@@ -39,6 +41,7 @@ function chargesChunks(interpreter: InterpreterLike): boolean {
 
 interface OpcodeInfo {
   readonly code: number;
+  readonly fullName: string;
   readonly isAsync: boolean;
   readonly dynamicGas: boolean;
   readonly isInvalid: boolean;
@@ -55,6 +58,12 @@ interface OpcodeEntry {
 }
 interface RunState {
   programCounter: number;
+  gasLeft: bigint;
+  gasRefund: bigint;
+  memoryWordCount: bigint;
+  readonly stack: { readonly _store: bigint[]; readonly _len: number; getStack(): bigint[] };
+  readonly memory: { readonly _store: Uint8Array };
+  readonly stateManager: unknown;
   opCode: number;
   code: Uint8Array;
   validJumps: unknown;
@@ -74,7 +83,12 @@ export interface InterpreterLike {
     readonly _opcodeMap: Record<number, OpcodeEntry>;
   };
   readonly _runState: RunState;
-  readonly _env: { readonly chargeCodeAccesses?: boolean };
+  readonly _env: {
+    readonly chargeCodeAccesses?: boolean;
+    readonly depth: number;
+    readonly address: { readonly bytes: Uint8Array };
+    readonly contract: { readonly balance: bigint };
+  };
   readonly common: { isActivatedEIP(eip: number): boolean };
   readonly profilerOpts?: { readonly enabled?: boolean };
   useGas(amount: bigint, context: OpcodeInfo): void;
@@ -105,10 +119,18 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   if (info.isAsync || info.isInvalid || (info.dynamicGas && entry.syncGas === undefined)) return false;
   const evm = interpreter._evm;
   if (evm.DEBUG === true || interpreter.profilerOpts?.enabled === true) return false;
-  if ((evm.events?.listenerCount('step') ?? 0) > 0) return false;
+  let probe: StepProbe | undefined;
+  if ((evm.events?.listenerCount('step') ?? 0) > 0) {
+    // A tracing probe (step-probe.ts) sees the step here, before the charge, as the library's hook would.
+    probe = stepProbeOf(evm);
+    // A dynamic charge can fail before the library's hook, which then still reports the step: its path does that.
+    if (probe === undefined || probe.awaits(info.code) || info.dynamicGas) return false;
+  }
   if (runState.eip7928PostTargetCallOog !== undefined) return false;
   if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
   const gas = info.dynamicGas ? entry.syncGas!(runState, info.feeBigInt, interpreter.common) : info.feeBigInt;
+  if (probe?.step(interpreter, gas, runState.gasLeft, runState.memoryWordCount) !== undefined)
+    throw new Error(`a step probe returned a promise for opcode ${info.code}, which it said it does not await`);
   interpreter.useGas(gas, info);
   runState.programCounter++;
   entry.opHandler(runState, interpreter.common);

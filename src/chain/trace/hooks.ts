@@ -14,7 +14,10 @@ import type { EVM, EVMResult, InterpreterStep, Message } from '@ethereumjs/evm';
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import type { InterpreterLike } from '../exec/sync-step.js';
+import { clearStepProbe, setStepProbe, type StepProbe } from '../exec/step-probe.js';
 import { heldFor, type TraceBudget } from './budget.js';
+import { ProbedStep } from './probed-step.js';
 import { gethError } from './geth-errors.js';
 import { TraceLimitError, type FrameEnter, type FrameType, type TraceLimits, type Tracer } from './types.js';
 
@@ -30,6 +33,15 @@ const CHECK_EVERY = 8;
 const SLICE_MS = 5;
 
 const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
+/** The frame a CALL-family or CREATE opcode opens, by opcode byte (the probe's path, which has no names). */
+const FRAME_OF_OP: ReadonlyMap<number, FrameType> = new Map<number, FrameType>([
+  [0xf0, 'CREATE'],
+  [0xf1, 'CALL'],
+  [0xf2, 'CALLCODE'],
+  [0xf4, 'DELEGATECALL'],
+  [0xf5, 'CREATE2'],
+  [0xfa, 'STATICCALL'],
+]);
 const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 /** Gas added to a value-carrying CALL / CALLCODE for the callee, free to the caller (every fork since Frontier). */
 const CALL_STIPEND = 2300n;
@@ -92,6 +104,12 @@ export class TraceSession {
   /** Per open frame: the output of the last call it made (geth's returnData). */
   private readonly returnData: Uint8Array[] = [];
   private lastOp = '';
+  /** The probe's path: the frame type the last opcode opens, if it opens one. */
+  private lastFrameOp: FrameType | undefined;
+  /** The probe's path: the next step takes a turn of the event loop first. */
+  private turnDue = false;
+  private probed = false;
+  private readonly probedStep = new ProbedStep();
   /** The account whose code ran the last step: the `from` of a frame it opens (msg.caller is not, for DELEGATECALL). */
   private lastAddress: Uint8Array = new Uint8Array(20);
   private lastOpByte = 0;
@@ -161,6 +179,37 @@ export class TraceSession {
     };
   }
 
+  /**
+   * As `attach`, with the opcodes observed by a step probe (exec/step-probe.ts) instead of the `step` event: the
+   * same calls of the tracer, read from the interpreter without the event's copies; false (nothing attached) where
+   * probes cannot be set.
+   */
+  async attachProbe(evm: EVM): Promise<boolean> {
+    const awaitsAll = this.tracer.asyncSteps === true && this.tracer.awaitsOp === undefined;
+    const probe: StepProbe = {
+      awaits: (op) => this.turnDue || awaitsAll || (this.tracer.awaitsOp?.(op) ?? false),
+      step: (interpreter, fee, gasLeft, words) => this.probeStep(interpreter, fee, gasLeft, words),
+    };
+    if (!(await setStepProbe(evm, probe))) return false;
+    this.probed = true;
+    const before = (m: Message): void => this.onEnter(m);
+    const after = (r: EVMResult): void => this.onExit(r);
+    const created = (e: { address: { bytes: Uint8Array } }): void => {
+      const top = this.frames[this.frames.length - 1];
+      if (top !== undefined) top.to = e.address.bytes;
+    };
+    evm.events.on('beforeMessage', before);
+    evm.events.on('afterMessage', after);
+    evm.events.on('newContract', created);
+    this.detachAll = () => {
+      clearStepProbe(evm);
+      evm.events.off('beforeMessage', before);
+      evm.events.off('afterMessage', after);
+      evm.events.off('newContract', created);
+    };
+    return true;
+  }
+
   detach(): void {
     this.detachAll?.();
     this.detachAll = undefined;
@@ -210,6 +259,75 @@ export class TraceSession {
     });
   }
 
+  private probeStep(
+    interpreter: InterpreterLike,
+    fee: bigint,
+    gasLeft: bigint,
+    words: bigint,
+  ): Promise<void> | undefined {
+    if (this.failure !== undefined) throw this.failure;
+    if (this.turnDue) {
+      this.turnDue = false;
+      return nextTurn()
+        .then(() => {
+          this.sliceStart = performance.now();
+          return this.probed1(interpreter, fee, gasLeft, words);
+        })
+        .catch(this.keepFailure);
+    }
+    let pending: Promise<void> | undefined;
+    try {
+      pending = this.probed1(interpreter, fee, gasLeft, words);
+    } catch (err) {
+      this.failure ??= err;
+      throw err;
+    }
+    if (--this.countdown === 0 && this.sliceOver()) this.turnDue = true;
+    // A failure after an await (a state read of an SLOAD's entry) is kept too, as `settle` keeps it on the event
+    // path: a block's runner reports the throw as a transaction that does not apply, and `check` throws the cause.
+    return pending === undefined ? undefined : pending.catch(this.keepFailure);
+  }
+
+  private readonly keepFailure = (err: unknown): never => {
+    this.failure ??= err;
+    throw err;
+  };
+
+  /** One opcode seen by the probe: what `onStep` does with the event, read from the interpreter. */
+  private probed1(
+    interpreter: InterpreterLike,
+    fee: bigint,
+    gasLeft: bigint,
+    words: bigint,
+  ): Promise<void> | undefined {
+    const { tracer } = this;
+    const code = interpreter._runState.opCode;
+    const address = interpreter._env.address.bytes;
+    this.lastOpByte = code;
+    this.lastFrameOp = code >= 0xf0 ? FRAME_OF_OP.get(code) : undefined;
+    this.lastAddress = address;
+    const wantsLog = code >= 0xa0 && code <= 0xa4 && tracer.log !== undefined;
+    const wantsSelfdestruct = code === 0xff && tracer.enter !== undefined;
+    if (tracer.step === undefined && !wantsLog && !wantsSelfdestruct) return undefined;
+    const returnData = this.returnData[this.returnData.length - 1] ?? EMPTY;
+    const s = this.probedStep.fill(interpreter, fee, gasLeft, words, returnData);
+    if (wantsLog) {
+      const stack = s.stack;
+      const top = stack.length - 1;
+      if (stack.length >= 2 + (code - 0xa0)) {
+        const topics: Uint8Array[] = [];
+        for (let i = 0; i < code - 0xa0; i++) topics.push(wordBytes(stack[top - 2 - i]));
+        const data = memorySlice(s.memory, stack[top], stack[top - 1]);
+        tracer.log?.({ address, topics, data, depth: s.depth });
+      }
+    }
+    const stepped = tracer.step?.(s);
+    if (wantsSelfdestruct && s.stack.length >= 1) {
+      this.selfdestructOf(s.depth, address, addressFromWord(s.stack[s.stack.length - 1]), s.balance);
+    }
+    return stepped === undefined ? undefined : stepped;
+  }
+
   private onStep(e: InterpreterStep): Promise<void> | undefined {
     const { tracer } = this;
     const name = e.opcode.name;
@@ -255,15 +373,18 @@ export class TraceSession {
    * out the balance its frame holds for the contract (`e.account`), so no state read is needed.
    */
   private selfdestructFrame(e: InterpreterStep, beneficiary: Uint8Array): void {
-    const depth = e.depth + 1;
+    this.selfdestructOf(e.depth + 1, e.address.bytes, beneficiary, e.account.balance);
+  }
+
+  private selfdestructOf(depth: number, from: Uint8Array, beneficiary: Uint8Array, value: bigint): void {
     this.tracer.enter?.({
       type: 'SELFDESTRUCT',
       depth,
-      from: e.address.bytes,
+      from,
       to: beneficiary,
       input: EMPTY,
       gas: 0n,
-      value: e.account.balance,
+      value,
       precompile: false,
     });
     this.tracer.exit?.({ depth, output: EMPTY, gasUsed: 0n, error: undefined, reverted: false });
@@ -273,6 +394,7 @@ export class TraceSession {
     const depth = m.depth;
     let type: FrameType;
     if (depth === 0) type = m.to === undefined ? 'CREATE' : 'CALL';
+    else if (this.probed) type = this.lastFrameOp ?? (m.to === undefined ? 'CREATE' : 'CALL');
     else type = CALL_OPS.has(this.lastOp) ? (this.lastOp as FrameType) : m.to === undefined ? 'CREATE' : 'CALL';
     // DELEGATECALL and CALLCODE run the code at codeAddress in the caller's account; geth names the code's account.
     const to = m.to === undefined ? undefined : m.codeAddress.bytes;

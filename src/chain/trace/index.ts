@@ -16,5 +16,6 @@ export type {
 } from './types.js';
 export { framesOf, type CallFrameJson } from './call-tracer.js';
 export { parityErrorOf } from './parity-errors.js';
+export { JsonText } from './json.js';
 export type { FlatCallFrameJson } from './flat-call-tracer.js';
 export type { OtsTraceJson } from './ots-tracer.js';

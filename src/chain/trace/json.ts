@@ -22,3 +22,15 @@ export function revertReason(output: Uint8Array): string | undefined {
   if (BigInt(start) + 32n + length > BigInt(body.length)) return undefined;
   return new TextDecoder().decode(body.subarray(start + 32, start + 32 + Number(length)));
 }
+
+/**
+ * An answer already written as JSON text (the struct logger's, struct-log-text.ts): the RPC layer sends the text
+ * as it is. Anything else that serialises it gets the same JSON through `toJSON`.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+
+  toJSON(): unknown {
+    return JSON.parse(this.text);
+  }
+}

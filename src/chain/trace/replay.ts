@@ -20,6 +20,7 @@ import type { TrieNodeStore } from '../state/trie-db.js';
 import { TraceBudget } from './budget.js';
 import { continued, rebuiltState } from './reexec.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
+import { leaveState, takeState } from './replay-states.js';
 import { runTraced } from './run-traced.js';
 import type { TraceResult } from './tracers.js';
 import { TraceLimitError, TraceReplayError, type TraceOptions, type TxStart } from './types.js';
@@ -165,6 +166,8 @@ async function replay(
   const rebuilt = await rebuiltState(chain, parent, deadline, budget);
   const common = chain.commonAt(block.header.number);
   const { store, ancestors, stateRoot } = chain.replayBase(parent);
+  const kept = rebuilt === undefined ? takeState(chain, stateRoot, common, store) : undefined;
+  const state = rebuilt !== undefined ? continued(rebuilt, store, common, stateRoot) : kept;
   const runner = await BlockRunner.start({
     store,
     common,
@@ -172,7 +175,7 @@ async function replay(
     envBlock: block,
     ancestors,
     plainTransfers: false,
-    ...(rebuilt !== undefined ? { state: continued(rebuilt, store, common, stateRoot) } : {}),
+    ...(state !== undefined ? { state } : {}),
   });
   const vm = await runner.vmForTracing();
   const last = only ?? block.transactions.length - 1;
@@ -192,6 +195,7 @@ async function replay(
     });
     traces.push({ txHash: tx.hash(), result });
   }
+  if (rebuilt === undefined) leaveState(chain, stateRoot, common, store, await runner.discard());
   return traces;
 }
 

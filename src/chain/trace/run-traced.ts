@@ -35,7 +35,7 @@ export async function runTraced(
   const afterTx = (e: { execResult: { returnValue: Uint8Array } }): void => {
     returnValue = e.execResult.returnValue;
   };
-  session.attach(evm);
+  if (opts.generic === true || !(await session.attachProbe(evm))) session.attach(evm);
   vm.events.on('afterTx', afterTx);
   let outcome: RunOutcome;
   try {

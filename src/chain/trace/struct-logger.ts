@@ -27,14 +27,14 @@ export interface StructLogJson {
   refund?: number;
 }
 
-const word64 = (v: bigint): string => v.toString(16).padStart(64, '0');
+export const word64 = (v: bigint): string => v.toString(16).padStart(64, '0');
 
 /** An entry's object (up to 11 fields) and its place in the list. */
-const ENTRY_HEAP = objectBytes(11) + 8;
+export const ENTRY_HEAP = objectBytes(11) + 8;
 /** `{"pc":…,"op":"…","gas":…,"gasCost":…,"depth":…},` without the op name, numbers at their usual widths. */
-const ENTRY_JSON = 60;
+export const ENTRY_JSON = 60;
 /** A storage slot in the answer: 64 + 64 hex digits, quotes, colon, comma. */
-const SLOT_JSON = 134;
+export const SLOT_JSON = 134;
 
 export class StructLogger implements Tracer {
   private readonly logs: StructLogJson[] = [];
@@ -54,6 +54,11 @@ export class StructLogger implements Tracer {
     private readonly budget: TraceBudget,
   ) {
     this.asyncSteps = config.disableStorage !== true;
+  }
+
+  /** Only an SLOAD entry waits (for the slot's value). */
+  awaitsOp(op: number): boolean {
+    return op === 0x54 && this.asyncSteps;
   }
 
   step(s: StepInfo): Promise<void> | undefined {

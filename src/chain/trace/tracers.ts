@@ -18,12 +18,14 @@ import type { OtsTracer } from './ots-tracer.js';
 import type { PrestateTracer } from './prestate-tracer.js';
 import type { TraceBudget } from './budget.js';
 import { tracerNamed } from './registry.js';
+import { StructLogText } from './struct-log-text.js';
 import { StructLogger } from './struct-logger.js';
 import type { TraceOptions } from './types.js';
 
 /** Every tracer the engine runs; a trace's answer is the `result()` of one of them. */
 export type EngineTracer =
   | StructLogger
+  | StructLogText
   | CallTracer
   | FlatCallTracer
   | PrestateTracer
@@ -37,6 +39,8 @@ export type TraceResult = ReturnType<EngineTracer['result']>;
 export function newTracer(opts: TraceOptions, budget: TraceBudget): EngineTracer {
   switch (opts.tracer) {
     case undefined:
+      if (opts.jsonText === true && opts.generic !== true)
+        return new StructLogText(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0, budget);
       return new StructLogger(opts.logger ?? {}, opts.limits?.maxStructLogs ?? 0, budget);
     default:
       // Every registration creates one of EngineTracer's classes (the registry's contract is the Tracer events).

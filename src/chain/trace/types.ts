@@ -93,6 +93,11 @@ export interface TxEnd {
 export interface Tracer {
   /** True when `step` may return a promise (it reads the state): the EVM then awaits every opcode's event. */
   readonly asyncSteps?: boolean;
+  /**
+   * With `asyncSteps`: the opcodes whose `step` may return a promise (the others then run without an await); left
+   * out, any may.
+   */
+  awaitsOp?(op: number): boolean;
   txStart?(tx: TxStart): void | Promise<void>;
   step?(step: StepInfo): void | Promise<void>;
   enter?(frame: FrameEnter): void;
@@ -143,6 +148,17 @@ export interface TraceOptions {
   /** Struct-logger switches (ignored by the named tracers). */
   readonly logger?: StructLoggerConfig;
   readonly limits?: TraceLimits;
+  /**
+   * Trace on the generic path: @ethereumjs's `step` events and the struct logger's entries as objects. The
+   * differential tests' reference for the default path (a step probe, exec/step-probe.ts, and entries written as
+   * JSON text), whose answers must be the same bytes.
+   */
+  readonly generic?: boolean;
+  /**
+   * The struct logger's answer as JSON text (a `JsonText`, written entry by entry: struct-log-text.ts) for a caller
+   * that sends it on as it is (debug_traceTransaction, debug_traceCall); not with `generic`.
+   */
+  readonly jsonText?: boolean;
 }
 
 /** Which cap stopped a trace; handlers answer it naming the cap and its setting (handlers/limits.ts's code). */

@@ -1,6 +1,7 @@
 import type { StateManagerInterface } from '@ethereumjs/common';
 import {
   InvalidOverrideError,
+  JsonText,
   blockWithOverrides,
   hasBlockOverrides,
   writeStateOverrides,
@@ -9,6 +10,7 @@ import {
 import type { DebugTraceCallParams, DebugTraceCallResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { invalidParams } from '../../rpc/errors.js';
+import { RawJson } from '../../rpc/raw-json.js';
 import { engineOf } from '../block-ref.js';
 import { callOverridesOf } from '../eth/call-overrides.js';
 import { callBlock, callMessageOf } from '../eth/call-request.js';
@@ -31,6 +33,8 @@ export async function debug_traceCall(
   const state = overrides?.state;
   const opts = {
     ...traceOptionsOf(config, ctx),
+    // The struct logger's answer comes as JSON text, sent on as it is.
+    jsonText: true,
     ...(state !== undefined ? { prepareState: (s: StateManagerInterface) => writeStateOverrides(s, state) } : {}),
   };
   let block = stored;
@@ -42,7 +46,6 @@ export async function debug_traceCall(
       throw err;
     }
   }
-  return (await tracing(ctx, 'debug_traceCall', () =>
-    traceCall(engine.chain, msg, block, opts),
-  )) as DebugTraceCallResult;
+  const result = await tracing(ctx, 'debug_traceCall', () => traceCall(engine.chain, msg, block, opts));
+  return (result instanceof JsonText ? new RawJson(result.text) : result) as DebugTraceCallResult;
 }

@@ -1,7 +1,8 @@
-import { traceTransaction } from '../../chain/index.js';
+import { JsonText, traceTransaction } from '../../chain/index.js';
 import type { DebugTraceTransactionParams, DebugTraceTransactionResult } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { ErrorCode, RpcError } from '../../rpc/errors.js';
+import { RawJson } from '../../rpc/raw-json.js';
 import { engineOf } from '../block-ref.js';
 import { bytesFromHex } from '../hex.js';
 import { placeFlatFrames } from './flat-frames.js';
@@ -13,12 +14,14 @@ export async function debug_traceTransaction(
   [txHash, config]: DebugTraceTransactionParams,
   ctx: HandlerContext,
 ): Promise<DebugTraceTransactionResult> {
-  const opts = traceOptionsOf(config, ctx);
+  // The struct logger's answer comes as JSON text, sent on as it is.
+  const opts = { ...traceOptionsOf(config, ctx), jsonText: true };
   const chain = engineOf(ctx).chain;
   const result = await tracing(ctx, 'debug_traceTransaction', () =>
     traceTransaction(chain, bytesFromHex(txHash), opts),
   );
   if (result === undefined) throw new RpcError(ErrorCode.ServerError, `transaction ${txHash.toLowerCase()} not found`);
+  if (result instanceof JsonText) return new RawJson(result.text) as unknown as DebugTraceTransactionResult;
   if (opts.tracer !== 'flatCallTracer') return result as DebugTraceTransactionResult;
   const hash = bytesFromHex(txHash);
   const location = await chain.getTransactionLocation(hash);
