@@ -8,6 +8,7 @@
  * An engine under test is a `BlockSubject`: how to open it. A new narrow path of execution is covered by adding a
  * subject that turns it on (random-blocks.test.ts lists them); eth_call paths are `CallSubject`s.
  */
+import { performance } from 'node:perf_hooks';
 import type { Block } from '@ethereumjs/block';
 import { Address, bytesToHex } from '@ethereumjs/util';
 import { expect } from 'vitest';
@@ -32,7 +33,7 @@ export interface CallSubject {
 export interface RunOptions {
   readonly seed: number;
   readonly blocks: number;
-  /** Transactions traced and compared per block (the first ones); default 1. */
+  /** Transactions traced and compared per block (the first, the last, one between); default 2. */
   readonly tracesPerBlock?: number;
   /** Random eth_calls compared after the blocks, on random blocks' states. */
   readonly calls?: number;
@@ -47,6 +48,10 @@ export interface RunSummary {
   readonly calls: number;
   readonly created: number;
   readonly logs: number;
+  /** Opcodes run and errors met in the blocks (reference.ts's counts), sorted by name. */
+  readonly coverage: Record<string, number>;
+  /** Wall time of each phase. */
+  readonly ms: Readonly<Record<'mine' | 'reference' | 'compare' | 'traces' | 'calls', number>>;
 }
 
 const hex = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : bytesToHex(b));
@@ -57,7 +62,7 @@ async function mineRandomBlocks(engine: ChainEngine, gen: TxGenerator, count: nu
   for (let b = 0; b < count; b++) {
     const common = engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
     const oneTx = gen.random() < 0.3;
-    const txs = Array.from({ length: oneTx ? 1 : 2 + Math.floor(gen.random() * 7) }, () => gen.next(common));
+    const txs = Array.from({ length: oneTx ? 1 : 2 + Math.floor(gen.random() * 9) }, () => gen.next(common));
     if (oneTx) {
       // Automine: the send answers once its block is the head (the dev node's eth_sendRawTransaction).
       engine.miner.start();
@@ -85,12 +90,31 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
   const gen = new TxGenerator(opts.seed);
   const genesis = (await engine.chain.getBlock(0n))!;
   const reference = await ReferenceChain.open(engine.definition, genesis);
+  const clock = { mine: 0, reference: 0, compare: 0, traces: 0, calls: 0 };
+  let t = performance.now();
+  const lap = (phase: keyof typeof clock) => {
+    const now = performance.now();
+    clock[phase] += Math.round(now - t);
+    t = now;
+  };
   const blocks = await mineRandomBlocks(engine, gen, opts.blocks);
-  const summary = { blocks: blocks.length, transactions: 0, failed: 0, traced: 0, calls: 0, created: 0, logs: 0 };
+  lap('mine');
+  const summary = {
+    blocks: blocks.length,
+    transactions: 0,
+    failed: 0,
+    traced: 0,
+    calls: 0,
+    created: 0,
+    logs: 0,
+    coverage: {} as Record<string, number>,
+    ms: clock,
+  };
   for (const block of blocks) {
     const n = block.header.number;
     const where = `seed ${opts.seed}, block ${n}`;
     const { result } = await reference.runBlock(block.serialize(), n);
+    lap('reference');
     const receipts = (await engine.chain.getReceipts(block.hash()))!;
     expect(receipts.length, where).toBe(block.transactions.length);
     for (let i = 0; i < receipts.length; i++) {
@@ -113,7 +137,11 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
         status: 'status' in ref ? ref.status : undefined,
         cumulativeGasUsed: ref.cumulativeBlockGasUsed,
         gasUsed: run.totalGasSpent,
-        logs: ref.logs.map(([address, topics, data]) => ({ address: hex(address), topics: topics.map(hex), data: hex(data) })),
+        logs: ref.logs.map(([address, topics, data]) => ({
+          address: hex(address),
+          topics: topics.map(hex),
+          data: hex(data),
+        })),
         logsBloom: hex(ref.bitvector),
         contractAddress: hex(run.createdAddress?.bytes),
         from: hex(block.transactions[i]!.getSenderAddress().bytes),
@@ -138,11 +166,15 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
       gasUsed: result.gasUsed,
     });
     await compareReads(engine, reference, gen, n, where);
-    const traced = Math.min(opts.tracesPerBlock ?? 1, block.transactions.length);
-    for (let i = 0; i < traced; i++) {
+    lap('compare');
+    // A spread of positions: the first, the last, others by the block number.
+    const count = block.transactions.length;
+    const picks = new Set([0, count - 1, Number(n * 7n) % count]);
+    for (const i of [...picks].slice(0, opts.tracesPerBlock ?? 2)) {
       await compareTraces(engine, reference, block, i, `${where}, tx ${i}`);
       summary.traced++;
     }
+    lap('traces');
   }
   const head = engine.chain.getHead().header.number;
   for (let c = 0; c < (opts.calls ?? 0); c++) {
@@ -157,6 +189,8 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
     }
     summary.calls++;
   }
+  lap('calls');
+  for (const key of [...reference.coverage.keys()].sort()) summary.coverage[key] = reference.coverage.get(key)!;
   return summary;
 }
 
@@ -172,7 +206,13 @@ function callJson(r: CallResult) {
 }
 
 /** The engine's read view of the state after block `n` (its flat state, warm caches) against the reference's trie. */
-async function compareReads(engine: ChainEngine, reference: ReferenceChain, gen: TxGenerator, n: bigint, where: string) {
+async function compareReads(
+  engine: ChainEngine,
+  reference: ReferenceChain,
+  gen: TxGenerator,
+  n: bigint,
+  where: string,
+) {
   const view = (await engine.chain.stateAt(n))!;
   const sm = await reference.stateAt(n);
   const accounts = [...SENDER_ADDRESSES, ...gen.contracts, engine.miner.coinbase];
@@ -207,13 +247,40 @@ async function compareReads(engine: ChainEngine, reference: ReferenceChain, gen:
   }
 }
 
+/** JSON with every object's keys sorted: equal values give equal strings whatever order their fields were set in. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
+
+/** Fast for long traces (a deep `toEqual` of 200,000 entries takes seconds); on a difference, the first entry that differs. */
+function expectSameTrace(got: unknown, expected: unknown, where: string): void {
+  if (canonical(got) === canonical(expected)) return;
+  const logs = (v: unknown) => (v as { structLogs?: unknown[] }).structLogs;
+  const [a, b] = [logs(got), logs(expected)];
+  if (a !== undefined && b !== undefined) {
+    const at = a.findIndex((entry, i) => canonical(entry) !== canonical(b[i]));
+    if (at >= 0) expect({ entry: at, ...(a[at] as object) }, where).toEqual({ entry: at, ...(b[at] as object) });
+  }
+  expect(JSON.parse(JSON.stringify(got)), where).toEqual(expected);
+}
+
 /** debug_traceTransaction (struct logger, with memory on odd transactions, and callTracer) against the reference's traces. */
-async function compareTraces(engine: ChainEngine, reference: ReferenceChain, block: Block, index: number, where: string) {
+async function compareTraces(
+  engine: ChainEngine,
+  reference: ReferenceChain,
+  block: Block,
+  index: number,
+  where: string,
+) {
   const hash = block.transactions[index]!.hash();
   const withMemory = index % 2 === 1;
   const ref = await reference.trace(block.header.number, index, withMemory);
   const structLogs = await traceTransaction(engine.chain, hash, withMemory ? { logger: { enableMemory: true } } : {});
-  expect(JSON.parse(JSON.stringify(structLogs)), `${where}: struct logger`).toEqual(ref.structLogs);
+  expectSameTrace(structLogs, ref.structLogs, `${where}: struct logger`);
   const callFrame = await traceTransaction(engine.chain, hash, { tracer: 'callTracer' });
-  expect(JSON.parse(JSON.stringify(callFrame)), `${where}: callTracer`).toEqual(ref.callFrame);
+  expectSameTrace(callFrame, ref.callFrame, `${where}: callTracer`);
 }

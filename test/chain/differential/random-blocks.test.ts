@@ -40,7 +40,7 @@ describe('random blocks against @ethereumjs/vm', () => {
         calls: BLOCKS * 4,
         callSubjects: CALL_SUBJECTS,
       });
-      console.log(subject.name, summary);
+      console.log(subject.name, JSON.stringify(summary));
       expect(summary.transactions).toBeGreaterThan(BLOCKS);
     });
   }

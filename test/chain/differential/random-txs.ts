@@ -53,6 +53,7 @@ export class TxGenerator {
   readonly contracts: Uint8Array[] = [];
   /** Fresh addresses that have been paid (so later transactions revisit them). */
   private readonly fresh: Uint8Array[] = [];
+  private deployed = 0;
 
   constructor(seed: number) {
     this.random = rng(seed);
@@ -97,9 +98,13 @@ export class TxGenerator {
     return this.chance(0.6) ? 0n : BigInt(1 + this.int(1_000_000));
   }
 
-  /** A churn contract's calldata, nesting calls up to `depth`. */
-  payload(depth = 0): Uint8Array {
-    const action = this.chance(0.03) ? ACTIONS + this.int(20) : this.int(ACTIONS);
+  /**
+   * A churn contract's calldata, nesting calls up to `depth`. `bounded`: nothing that burns all the gas it is given
+   * (a call without a gas figure gets the block's 30 M).
+   */
+  payload(depth = 0, bounded = false): Uint8Array {
+    let action = this.chance(0.03) ? ACTIONS + this.int(20) : this.int(ACTIONS);
+    if (bounded && action === 3) action = 1;
     const slot = () => BigInt(this.int(8));
     const value = () => (this.chance(0.3) ? 0n : this.chance(0.5) ? BigInt(1 + this.int(100)) : 2n ** 255n + 1n);
     switch (action) {
@@ -114,12 +119,12 @@ export class TxGenerator {
       case 7:
       case 13: {
         const callee = this.target();
-        const inner = depth < 2 && this.chance(0.8) ? this.payload(depth + 1) : new Uint8Array(this.int(3));
+        const inner = depth < 2 && this.chance(0.8) ? this.payload(depth + 1, bounded) : new Uint8Array(this.int(3));
         return churnCall(action, addressWord(callee), this.smallValue(), inner);
       }
       case 8:
       case 9:
-        return churnCall(action, BigInt(this.int(4)), this.smallValue(), this.pick(INIT_CODES).code);
+        return churnCall(action, BigInt(this.int(4)), this.smallValue(), this.initCode(bounded));
       case 10:
         return churnCall(action, addressWord(this.chance(0.1) ? new Uint8Array(20) : this.target()), 0n);
       case 11:
@@ -131,9 +136,15 @@ export class TxGenerator {
     }
   }
 
+  private initCode(bounded = false): Uint8Array {
+    const choices = bounded ? INIT_CODES.filter((c) => c.name !== 'init out of gas') : INIT_CODES;
+    return this.pick(choices).code;
+  }
+
   /** The next sender's transaction; `common` is the chain's transaction Common for the block it goes into. */
   next(common: Common): TypedTransaction {
-    const from = this.int(SENDERS);
+    // The first three transactions deploy churn contracts, so every block after the first has targets.
+    const from = this.deployed < 3 ? 0 : this.int(SENDERS);
     const nonce = this.nonces[from]!;
     this.nonces[from] = nonce + 1n;
     const r = this.random();
@@ -153,11 +164,18 @@ export class TxGenerator {
       to = this.chance(0.5) && this.contracts.length > 0 ? this.pick(this.contracts) : this.precompile();
       value = BigInt(this.int(1000));
       gasLimit = 60_000n;
-    } else if (r < 0.36 || this.contracts.length === 0) {
-      const init = this.contracts.length < 3 || this.chance(0.5) ? churnInit : this.pick(INIT_CODES).code;
+    } else if (r < 0.34 || this.deployed < 3) {
+      const first = this.deployed < 3;
+      this.deployed++;
+      const init = first || this.chance(0.4) ? churnInit : this.pick(INIT_CODES).code;
       data = init;
-      value = this.smallValue();
-      gasLimit = this.pick([120_000n, 400_000n, 1_000_000n]);
+      value = first ? 0n : this.smallValue();
+      // A churn deployment needs ~250k; the other init codes get less, since one of them spins until its gas is gone.
+      gasLimit = first
+        ? 1_000_000n
+        : init === churnInit
+          ? this.pick([120_000n, 400_000n])
+          : this.pick([60_000n, 150_000n]);
       if (init === churnInit && gasLimit >= 400_000n) {
         this.contracts.push(createContractAddress(new Address(SENDER_ADDRESSES[from]!), nonce).bytes);
       }
@@ -165,7 +183,7 @@ export class TxGenerator {
       to = this.pick(this.contracts);
       data = this.payload();
       value = this.smallValue();
-      gasLimit = this.pick([30_000n, 60_000n, 150_000n, 400_000n, 1_000_000n]);
+      gasLimit = this.pick([30_000n, 80_000n, 150_000n, 250_000n, 400_000n]);
     }
     const gasPrice = BigInt(1 + this.int(3)) * GWEI;
     const fields = { nonce, to, data, value, gasLimit, gasPrice };
@@ -197,7 +215,7 @@ export class TxGenerator {
         : this.contracts.length > 0
           ? this.pick(this.contracts)
           : undefined;
-    const gas = this.chance(0.4) ? undefined : this.pick([100n, 21_000n, 25_000n, 60_000n, 300_000n, 2_000_000n]);
+    const gas = this.chance(0.15) ? undefined : this.pick([100n, 21_000n, 25_000n, 60_000n, 150_000n, 400_000n]);
     const gasPrice = this.chance(0.7) ? undefined : BigInt(this.int(3)) * GWEI;
     const value = this.chance(0.7) ? undefined : BigInt(this.int(1000));
     const opt = {
@@ -206,8 +224,10 @@ export class TxGenerator {
       ...(gasPrice !== undefined ? { gasPrice } : {}),
       ...(value !== undefined ? { value } : {}),
     };
-    if (r < 0.1) return { ...opt, data: this.pick(INIT_CODES).code };
+    const bounded = gas === undefined;
+    if (r < 0.1) return { ...opt, data: this.initCode(bounded) };
     if (r < 0.2) return { ...opt, to: this.target() };
-    return { ...opt, to: this.contracts.length > 0 ? this.pick(this.contracts) : this.target(), data: this.payload() };
+    const to = this.contracts.length > 0 ? this.pick(this.contracts) : this.target();
+    return { ...opt, to, data: this.payload(0, bounded) };
   }
 }

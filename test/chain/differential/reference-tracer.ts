@@ -156,8 +156,7 @@ export class ReferenceTracer {
 
   private enter(m: Message): void {
     const depth = m.depth;
-    const type =
-      depth > 0 && FRAME_OPS.has(this.lastOp) ? this.lastOp : m.to === undefined ? 'CREATE' : 'CALL';
+    const type = depth > 0 && FRAME_OPS.has(this.lastOp) ? this.lastOp : m.to === undefined ? 'CREATE' : 'CALL';
     if (depth > 0 && (type === 'CALL' || type === 'CALLCODE' || type === 'DELEGATECALL' || type === 'STATICCALL')) {
       const stipend = (type === 'CALL' || type === 'CALLCODE') && m.value > 0n ? 2300n : 0n;
       const last = this.logs[this.logs.length - 1];

@@ -7,7 +7,7 @@
  */
 import { type Block, createBlockFromRLP } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { EVM, EVMMockBlockchainInterface, EVMResult, InterpreterStep } from '@ethereumjs/evm';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { Account, Address, bytesToHex } from '@ethereumjs/util';
@@ -17,7 +17,32 @@ import type { NetworkDefinition } from '../../../src/chain/networks/types.js';
 import type { CallMessage, CallResult } from '../../../src/chain/exec/call.js';
 import { ReferenceTracer, type ReferenceTrace } from './reference-tracer.js';
 
+/** Opcodes whose runs the reference counts: the coverage the random blocks reached. */
+const COUNTED_OPS = new Set([
+  'SSTORE',
+  'LOG0',
+  'LOG1',
+  'LOG2',
+  'CALL',
+  'CALLCODE',
+  'DELEGATECALL',
+  'STATICCALL',
+  'CREATE',
+  'CREATE2',
+  'SELFDESTRUCT',
+  'REVERT',
+  'INVALID',
+  'BLOCKHASH',
+  'EXTCODEHASH',
+]);
+
 export class ReferenceChain {
+  /** How often each counted opcode ran and each EVM error ended a frame, over every block run. */
+  readonly coverage = new Map<string, number>();
+
+  private count(key: string): void {
+    this.coverage.set(key, (this.coverage.get(key) ?? 0) + 1);
+  }
   /** Block number → the block (as the reference decoded it) and the state root after it. */
   private readonly blocks = new Map<bigint, { block: Block; stateRoot: Uint8Array }>();
 
@@ -42,7 +67,9 @@ export class ReferenceChain {
     await state.flush();
     const root = await state.getStateRoot();
     if (bytesToHex(root) !== bytesToHex(genesis.header.stateRoot)) {
-      throw new Error(`reference genesis root ${bytesToHex(root)} ≠ the chain's ${bytesToHex(genesis.header.stateRoot)}`);
+      throw new Error(
+        `reference genesis root ${bytesToHex(root)} ≠ the chain's ${bytesToHex(genesis.header.stateRoot)}`,
+      );
     }
     const chain = new ReferenceChain(definition, state);
     const decoded = createBlockFromRLP(genesis.serialize(), { common });
@@ -93,12 +120,25 @@ export class ReferenceChain {
     const block = createBlockFromRLP(rlp, { common: this.commonAt(number) });
     if (!(await block.transactionsTrieIsValid())) throw new Error(`reference: block ${number}'s transactions trie`);
     const vm = await this.vmAfter(number - 1n, number);
+    const evm = vm.evm as EVM;
+    const step = (e: InterpreterStep): void => {
+      if (COUNTED_OPS.has(e.opcode.name)) this.count(e.opcode.name);
+    };
+    const after = (r: EVMResult): void => {
+      const err = r.execResult.exceptionError?.error;
+      if (err !== undefined) this.count(`error: ${err}`);
+    };
+    evm.events.on('step', step);
+    evm.events.on('afterMessage', after);
     const result = await runBlock(vm, {
       block,
       root: this.stateRootAfter(number - 1n),
       generate: true,
       skipBlockValidation: true,
     });
+    evm.events.off('step', step);
+    evm.events.off('afterMessage', after);
+    for (const r of result.receipts) this.count('status' in r && r.status === 0 ? 'tx failed' : 'tx succeeded');
     this.blocks.set(number, { block, stateRoot: result.stateRoot });
     return { block, result };
   }
@@ -112,7 +152,12 @@ export class ReferenceChain {
     const vm = await this.vmAfter(number - 1n, number);
     let gasUsed = 0n;
     for (let i = 0; i < index; i++) {
-      const r = await runTx(vm, { tx: block.transactions[i]!, block, blockGasUsed: gasUsed, skipHardForkValidation: true });
+      const r = await runTx(vm, {
+        tx: block.transactions[i]!,
+        block,
+        blockGasUsed: gasUsed,
+        skipHardForkValidation: true,
+      });
       gasUsed += r.totalGasSpent;
     }
     const tx = block.transactions[index]!;
