@@ -10,6 +10,8 @@
  */
 import { performance } from 'node:perf_hooks';
 import type { Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { Address, bytesToHex } from '@ethereumjs/util';
 import { expect } from 'vitest';
 import type { ChainEngine } from '../../../src/chain/engine/engine.js';
@@ -33,6 +35,8 @@ export interface CallSubject {
 export interface RunOptions {
   readonly seed: number;
   readonly blocks: number;
+  /** Import these blocks (another run's `made`, same seed and count) instead of mining. */
+  readonly importing?: readonly Block[];
   /** Transactions traced and compared per block (the first, the last, one between); default 2. */
   readonly tracesPerBlock?: number;
   /** Random eth_calls compared after the blocks, on random blocks' states. */
@@ -50,21 +54,29 @@ export interface RunSummary {
   readonly logs: number;
   /** Opcodes run and errors met in the blocks (reference.ts's counts), sorted by name. */
   readonly coverage: Record<string, number>;
+  /** The blocks compared (sealed by the engine's miner, or imported). */
+  readonly made: readonly Block[];
   /** Wall time of each phase. */
   readonly ms: Readonly<Record<'mine' | 'reference' | 'compare' | 'traces' | 'calls', number>>;
 }
 
 const hex = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : bytesToHex(b));
 
-/** Makes `opts.blocks` random blocks with `engine`'s dev miner; returns them in order. */
-async function mineRandomBlocks(engine: ChainEngine, gen: TxGenerator, count: number): Promise<Block[]> {
+/** The transactions of `count` random blocks, and whether each is sealed by automine (one transaction). */
+function planBlocks(gen: TxGenerator, count: number, common: Common): { txs: TypedTransaction[]; automine: boolean }[] {
+  return Array.from({ length: count }, () => {
+    const automine = gen.random() < 0.3;
+    const length = automine ? 1 : 2 + Math.floor(gen.random() * 9);
+    return { txs: Array.from({ length }, () => gen.next(common)), automine };
+  });
+}
+
+/** Seals the planned blocks with `engine`'s dev miner; returns them in order. */
+async function mineBlocks(engine: ChainEngine, plan: ReturnType<typeof planBlocks>): Promise<Block[]> {
   const blocks: Block[] = [];
-  for (let b = 0; b < count; b++) {
-    const common = engine.chain.txCommonAt(engine.chain.getHead().header.number + 1n);
-    const oneTx = gen.random() < 0.3;
-    const txs = Array.from({ length: oneTx ? 1 : 2 + Math.floor(gen.random() * 9) }, () => gen.next(common));
-    if (oneTx) {
-      // Automine: the send answers once its block is the head (the dev node's eth_sendRawTransaction).
+  for (const [b, { txs, automine }] of plan.entries()) {
+    if (automine) {
+      // The send answers once its block is the head (the dev node's eth_sendRawTransaction).
       engine.miner.start();
       const sent = await engine.submit(txs[0]!);
       expect(sent.status, `block ${b}: pool refused ${hex(txs[0]!.hash())}`).toBe('pending');
@@ -85,6 +97,17 @@ async function mineRandomBlocks(engine: ChainEngine, gen: TxGenerator, count: nu
   return blocks;
 }
 
+/** Imports blocks made elsewhere through `engine`'s ordinary import (validated, executed on its own state). */
+async function importBlocks(engine: ChainEngine, made: readonly Block[]): Promise<Block[]> {
+  const blocks: Block[] = [];
+  for (const block of made) {
+    const result = await engine.chain.importBlock(engine.chain.decodeBlock(block.serialize()));
+    expect(result.status, `import of block ${block.header.number}`).toBe('head');
+    blocks.push(engine.chain.getHead());
+  }
+  return blocks;
+}
+
 /** Runs the blocks made by `subject` through the reference and compares; throws (expect) on the first difference. */
 export async function runDifferential(engine: ChainEngine, opts: RunOptions): Promise<RunSummary> {
   const gen = new TxGenerator(opts.seed);
@@ -97,7 +120,9 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
     clock[phase] += Math.round(now - t);
     t = now;
   };
-  const blocks = await mineRandomBlocks(engine, gen, opts.blocks);
+  const plan = planBlocks(gen, opts.blocks, engine.chain.txCommonAt(1n));
+  const blocks =
+    opts.importing === undefined ? await mineBlocks(engine, plan) : await importBlocks(engine, opts.importing);
   lap('mine');
   const summary = {
     blocks: blocks.length,
@@ -109,6 +134,7 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
     logs: 0,
     coverage: {} as Record<string, number>,
     ms: clock,
+    made: blocks,
   };
   for (const block of blocks) {
     const n = block.header.number;
@@ -215,7 +241,8 @@ async function compareReads(
 ) {
   const view = (await engine.chain.stateAt(n))!;
   const sm = await reference.stateAt(n);
-  const accounts = [...SENDER_ADDRESSES, ...gen.contracts, engine.miner.coinbase];
+  const coinbase = (await engine.chain.getHeader((await engine.chain.getBlock(n))!.hash()))!.coinbase.bytes;
+  const accounts = [...SENDER_ADDRESSES, ...gen.contracts, coinbase];
   const slots = [0, 1, 2, 3, 4, 5, 6, 7, 0xf9, 0xfa, 0xfb, 0xfc, 0xfd, 0xfe, 0xff].map((s) => {
     const k = new Uint8Array(32);
     k[31] = s;
