@@ -9,6 +9,7 @@
 import type { Block } from '@ethereumjs/block';
 import { describe, expect, it } from 'vitest';
 import { ChainEngine } from '../../../src/chain/engine/engine.js';
+import { CallExecutor } from '../../../src/chain/exec/call.js';
 import { scopedEngines } from '../engine/scoped-engines.js';
 import { type BlockSubject, type CallSubject, type RunSummary, runDifferential } from './harness.js';
 
@@ -30,6 +31,15 @@ const IMPORTERS: readonly BlockSubject[] = [{ name: 'import of those blocks (col
 /** eth_call paths under test, each against runTx on a fresh VM: a new call path adds a line here. */
 const CALL_SUBJECTS: readonly CallSubject[] = [
   { name: 'engine call (lean path)', call: async (engine, n, msg) => (await engine.chain.call(n, msg))! },
+  {
+    name: 'runTx over the shared block reads (CallExecutor without its lean path)',
+    call: async (engine, n, msg) => {
+      const block = (await engine.chain.getBlock(n))!;
+      const { store, ancestors, stateRoot } = engine.chain.replayBase(block.header);
+      const ctx = { store, ancestors, stateRoot, common: engine.chain.commonAt(n), envBlock: block };
+      return new CallExecutor(ctx, { leanPath: false }).run(msg);
+    },
+  },
 ];
 
 const engines = scopedEngines('diff-');
