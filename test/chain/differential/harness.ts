@@ -56,8 +56,8 @@ export interface RunSummary {
   readonly coverage: Record<string, number>;
   /** The blocks compared (sealed by the engine's miner, or imported). */
   readonly made: readonly Block[];
-  /** Wall time of each phase. */
-  readonly ms: Readonly<Record<'mine' | 'reference' | 'compare' | 'traces' | 'calls', number>>;
+  /** Wall time of each phase, and the process's CPU time over the run. */
+  readonly ms: Readonly<Record<'mine' | 'reference' | 'compare' | 'traces' | 'calls' | 'cpu', number>>;
 }
 
 const hex = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : bytesToHex(b));
@@ -113,7 +113,8 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
   const gen = new TxGenerator(opts.seed);
   const genesis = (await engine.chain.getBlock(0n))!;
   const reference = await ReferenceChain.open(engine.definition, genesis);
-  const clock = { mine: 0, reference: 0, compare: 0, traces: 0, calls: 0 };
+  const cpuStart = process.cpuUsage();
+  const clock = { mine: 0, reference: 0, compare: 0, traces: 0, calls: 0, cpu: 0 };
   let t = performance.now();
   const lap = (phase: keyof typeof clock) => {
     const now = performance.now();
@@ -216,6 +217,8 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
     summary.calls++;
   }
   lap('calls');
+  const cpu = process.cpuUsage(cpuStart);
+  clock.cpu = Math.round((cpu.user + cpu.system) / 1000);
   for (const key of [...reference.coverage.keys()].sort()) summary.coverage[key] = reference.coverage.get(key)!;
   return summary;
 }

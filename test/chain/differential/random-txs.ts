@@ -183,7 +183,7 @@ export class TxGenerator {
       to = this.pick(this.contracts);
       data = this.payload();
       value = this.smallValue();
-      gasLimit = this.pick([30_000n, 80_000n, 150_000n, 250_000n, 400_000n]);
+      gasLimit = this.pick([30_000n, 80_000n, 150_000n, 250_000n]);
     }
     const gasPrice = BigInt(1 + this.int(3)) * GWEI;
     const fields = { nonce, to, data, value, gasLimit, gasPrice };
