@@ -7,9 +7,10 @@
  * `DIFF_BLOCKS=n` (and `DIFF_SEED=s`) makes a longer soak run.
  */
 import type { Block } from '@ethereumjs/block';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChainEngine } from '../../../src/chain/engine/engine.js';
 import { CallExecutor } from '../../../src/chain/exec/call.js';
+import { PlainTransferLedger } from '../../../src/chain/exec/plain-transfers.js';
 import { scopedEngines } from '../engine/scoped-engines.js';
 import { type BlockSubject, type CallSubject, type RunSummary, runDifferential } from './harness.js';
 
@@ -45,6 +46,23 @@ const CALL_SUBJECTS: readonly CallSubject[] = [
 ];
 
 const engines = scopedEngines('diff-');
+
+/** Transfers the plain-transfer ledger applied without the EVM: the narrow path must have been taken to be tested. */
+let ledgerTransfers = 0;
+beforeAll(() => {
+  const original = PlainTransferLedger.prototype.tryApply;
+  vi.spyOn(PlainTransferLedger.prototype, 'tryApply').mockImplementation(async function (
+    this: PlainTransferLedger,
+    tx,
+  ) {
+    const applied = await original.call(this, tx);
+    if (applied !== undefined) ledgerTransfers++;
+    return applied;
+  });
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
 const TIMEOUT = 60_000 + BLOCKS * 5_000;
 let made: readonly Block[] | undefined;
 
@@ -65,6 +83,7 @@ describe(`random blocks against @ethereumjs/vm (seed ${SEED})`, () => {
       });
       report(subject.name, summary);
       made ??= summary.made;
+      expect(ledgerTransfers, 'transfers applied by the plain-transfer ledger').toBeGreaterThan(0);
       expect(summary.transactions).toBeGreaterThan(BLOCKS * 3);
       // The random blocks reach what they are for (issue 40: transfers, calls, creations, reverts, self-destructs,
       // storage churn); a generator change that stopped reaching one would make the comparison say less.
