@@ -20,16 +20,22 @@ const SEED =
   process.env.DIFF_SEED === 'random' ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.DIFF_SEED ?? 40);
 const COINBASE = new Uint8Array(20).fill(0xcb);
 
-const devEngine = (dataDir: string) =>
-  ChainEngine.open({ dataDir, network: 'dev', seal: 'instant', mining: { coinbase: COINBASE } });
+/** A dev engine as the dev node opens it (instant seal, write-behind: `db.write-behind`'s dev default). */
+const devEngine = (dataDir: string, writeBehind = true) =>
+  ChainEngine.open({ dataDir, network: 'dev', seal: 'instant', mining: { coinbase: COINBASE }, writeBehind });
 
 /** Engines under test that make the blocks: a new narrow path of block execution adds a line here. */
 const MINERS: readonly BlockSubject[] = [
-  { name: 'dev miner (instant seal: warm state, flat state, plain transfers)', open: devEngine },
+  { name: 'dev miner (instant seal: warm state, flat state, plain transfers, write-behind)', open: devEngine },
 ];
 
 /** Engines under test that import the first miner's blocks. */
-const IMPORTERS: readonly BlockSubject[] = [{ name: 'import of those blocks (cold execution)', open: devEngine }];
+const IMPORTERS: readonly BlockSubject[] = [
+  {
+    name: 'import of those blocks (cold execution, writes on disk before the answer)',
+    open: (d) => devEngine(d, false),
+  },
+];
 
 /** eth_call paths under test, each against runTx on a fresh VM: a new call path adds a line here. */
 const CALL_SUBJECTS: readonly CallSubject[] = [
