@@ -1,6 +1,7 @@
 /**
  * A small EVM assembler with labels, for the differential tests' hand-written contracts: opcode names, `push(value)`
- * (the shortest PUSH; PUSH0 for 0), `label(name)` (a JUMPDEST) and `to(name)` (PUSH2 of a label's offset).
+ * (the shortest PUSH, PUSH1 for 0: the code runs under rule sets before Spiral's PUSH0, which is written by name),
+ * `label(name)` (a JUMPDEST) and `to(name)` (PUSH2 of a label's offset).
  */
 const NAMES = [
   // 0x00
@@ -21,6 +22,7 @@ const OPS = new Map<string, number>();
 NAMES.forEach((row, i) => {
   for (const [j, name] of row.split(' ').entries()) OPS.set(name, STARTS[i]! + j);
 });
+OPS.set('PUSH0', 0x5f);
 OPS.set('SHA3', 0x20);
 OPS.set('KECCAK256', 0x20);
 for (let i = 1; i <= 16; i++) {
@@ -50,7 +52,7 @@ export const label = (name: string): Piece => ({ label: name });
 export const to = (name: string): Piece => ({ to: name });
 
 function pushBytes(value: bigint): number[] {
-  if (value === 0n) return [0x5f];
+  if (value === 0n) return [0x60, 0];
   const bytes: number[] = [];
   for (let v = value; v > 0n; v >>= 8n) bytes.unshift(Number(v & 0xffn));
   if (bytes.length > 32) throw new Error(`push of more than 32 bytes: ${value}`);
@@ -85,9 +87,9 @@ export function asm(pieces: readonly Piece[]): Uint8Array {
   return Uint8Array.from(out);
 }
 
-/** Init code that returns `runtime`: PUSH2 size, DUP1, PUSH1 10, PUSH0, CODECOPY, PUSH0, RETURN (10 bytes), runtime. */
+/** Init code that returns `runtime`: PUSH2 size, DUP1, PUSH1 12, PUSH1 0, CODECOPY, PUSH1 0, RETURN (12 bytes), runtime. */
 export function initCodeOf(runtime: Uint8Array): Uint8Array {
-  const prefix = [0x61, runtime.length >> 8, runtime.length & 0xff, 0x80, 0x60, 10, 0x5f, 0x39, 0x5f, 0xf3];
+  const prefix = [0x61, runtime.length >> 8, runtime.length & 0xff, 0x80, 0x60, 12, 0x60, 0, 0x39, 0x60, 0, 0xf3];
   const out = new Uint8Array(prefix.length + runtime.length);
   out.set(prefix);
   out.set(runtime, prefix.length);

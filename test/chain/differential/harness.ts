@@ -24,6 +24,10 @@ export interface BlockSubject {
   readonly name: string;
   /** Opens the engine under test on an empty datadir (a dev chain whose miner seals with the dev policy). */
   open(dataDir: string): Promise<ChainEngine>;
+  /** What this subject's run does differently (fewer traces, a fixed block count for its fork schedule). */
+  readonly options?: Partial<RunOptions>;
+  /** The EVM rule sets (Common hardfork names) its blocks must run under, in order. */
+  readonly rules?: readonly string[];
 }
 
 export interface CallSubject {
@@ -54,6 +58,8 @@ export interface RunSummary {
   readonly logs: number;
   /** Opcodes run and errors met in the blocks (reference.ts's counts), sorted by name. */
   readonly coverage: Record<string, number>;
+  /** The Common hardfork names the blocks ran under, in order of first use. */
+  readonly rules: readonly string[];
   /** The blocks compared (sealed by the engine's miner, or imported). */
   readonly made: readonly Block[];
   /** Wall time of each phase, and the process's CPU time over the run. */
@@ -62,11 +68,19 @@ export interface RunSummary {
 
 const hex = (b: Uint8Array | undefined): string | undefined => (b === undefined ? undefined : bytesToHex(b));
 
-/** The transactions of `count` random blocks, and whether each is sealed by automine (one transaction). */
-function planBlocks(gen: TxGenerator, count: number, common: Common): { txs: TypedTransaction[]; automine: boolean }[] {
-  return Array.from({ length: count }, () => {
+/**
+ * The transactions of `count` random blocks on genesis (numbers 1…count, each signed under its block's transaction
+ * rules), and whether each is sealed by automine (one transaction).
+ */
+function planBlocks(
+  gen: TxGenerator,
+  count: number,
+  commonAt: (n: bigint) => Common,
+): { txs: TypedTransaction[]; automine: boolean }[] {
+  return Array.from({ length: count }, (_, b) => {
     const automine = gen.random() < 0.3;
     const length = automine ? 1 : 2 + Math.floor(gen.random() * 9);
+    const common = commonAt(BigInt(b + 1));
     return { txs: Array.from({ length }, () => gen.next(common)), automine };
   });
 }
@@ -121,7 +135,7 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
     clock[phase] += Math.round(now - t);
     t = now;
   };
-  const plan = planBlocks(gen, opts.blocks, engine.chain.txCommonAt(1n));
+  const plan = planBlocks(gen, opts.blocks, (n) => engine.chain.txCommonAt(n));
   const blocks =
     opts.importing === undefined ? await mineBlocks(engine, plan) : await importBlocks(engine, opts.importing);
   lap('mine');
@@ -135,6 +149,7 @@ export async function runDifferential(engine: ChainEngine, opts: RunOptions): Pr
     logs: 0,
     coverage: {} as Record<string, number>,
     ms: clock,
+    rules: [...new Set(blocks.map((b) => reference.commonAt(b.header.number).hardfork()))],
     made: blocks,
   };
   for (const block of blocks) {

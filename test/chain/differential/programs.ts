@@ -164,5 +164,7 @@ export const INIT_CODES: readonly { readonly name: string; readonly code: Uint8A
   { name: 'init returning 0xEF code', code: asm([push(0xef), push(0), 'MSTORE8', push(1), push(0), 'RETURN']) },
   { name: 'init out of gas', code: asm([label('l'), to('l'), 'JUMP']) },
   { name: 'empty init', code: new Uint8Array(0) },
+  // PUSH0 exists from Spiral (EIP-3855): an invalid opcode before it.
+  { name: 'init using PUSH0', code: asm(['PUSH0', 'PUSH0', 'RETURN']) },
   { name: 'init with a log and storage', code: asm([push(9), push(0), 'SSTORE', push(0), push(0), 'LOG0', 'STOP']) },
 ];

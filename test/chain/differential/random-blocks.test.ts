@@ -9,6 +9,8 @@
 import type { Block } from '@ethereumjs/block';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ChainEngine } from '../../../src/chain/engine/engine.js';
+import { dev } from '../../../src/chain/networks/index.js';
+import type { NetworkDefinition } from '../../../src/chain/networks/types.js';
 import { CallExecutor } from '../../../src/chain/exec/call.js';
 import { PlainTransferLedger } from '../../../src/chain/exec/plain-transfers.js';
 import { scopedEngines } from '../engine/scoped-engines.js';
@@ -24,9 +26,26 @@ const COINBASE = new Uint8Array(20).fill(0xcb);
 const devEngine = (dataDir: string, writeBehind = true) =>
   ChainEngine.open({ dataDir, network: 'dev', seal: 'instant', mining: { coinbase: COINBASE }, writeBehind });
 
+/**
+ * The dev network under ETC's earlier rule sets: Magneto (Berlin: pre-EIP-3529 refunds, no EIP-3541, no PUSH0) from
+ * genesis, Mystique from block 3, Spiral from block 6, so blocks cross two forks (the miner's kept state and VM
+ * change rules on the way).
+ */
+const devAcrossForks: NetworkDefinition = {
+  ...dev,
+  forks: { ...dev.forks, mystique: 3n, spiral: 6n },
+};
+
 /** Engines under test that make the blocks: a new narrow path of block execution adds a line here. */
 const MINERS: readonly BlockSubject[] = [
   { name: 'dev miner (instant seal: warm state, flat state, plain transfers, write-behind)', open: devEngine },
+  {
+    name: 'dev miner across ETC forks (Magneto, Mystique at 3, Spiral at 6)',
+    open: (dataDir) =>
+      ChainEngine.open({ dataDir, network: devAcrossForks, seal: 'instant', mining: { coinbase: COINBASE } }),
+    options: { blocks: 8, tracesPerBlock: 1 },
+    rules: ['berlin', 'london', 'shanghai'],
+  },
 ];
 
 /** Engines under test that import the first miner's blocks. */
@@ -79,21 +98,23 @@ function report(name: string, summary: RunSummary): void {
 
 describe(`random blocks against @ethereumjs/vm (seed ${SEED})`, () => {
   for (const subject of MINERS) {
-    it(`${subject.name}: ${BLOCKS} blocks`, { timeout: TIMEOUT }, async () => {
+    it(`${subject.name}: ${subject.options?.blocks ?? BLOCKS} blocks`, { timeout: TIMEOUT }, async () => {
       const engine = await subject.open(engines.newDir());
       const summary = await runDifferential(engine, {
         seed: SEED,
         blocks: BLOCKS,
         calls: BLOCKS * 2,
         callSubjects: CALL_SUBJECTS,
+        ...subject.options,
       });
       report(subject.name, summary);
       made ??= summary.made;
+      if (subject.rules !== undefined) expect(summary.rules).toEqual(subject.rules);
       expect(ledgerTransfers, 'transfers applied by the plain-transfer ledger').toBeGreaterThan(0);
-      expect(summary.transactions).toBeGreaterThan(BLOCKS * 3);
+      expect(summary.transactions).toBeGreaterThan(summary.blocks * 3);
       // The random blocks reach what they are for (issue 40: transfers, calls, creations, reverts, self-destructs,
       // storage churn); a generator change that stopped reaching one would make the comparison say less.
-      if (BLOCKS >= 12) {
+      if (summary.blocks >= 12) {
         for (const key of ['SSTORE', 'SELFDESTRUCT', 'CREATE2', 'DELEGATECALL', 'REVERT', 'error: out of gas']) {
           expect(summary.coverage[key], key).toBeGreaterThan(0);
         }
