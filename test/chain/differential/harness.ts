@@ -122,7 +122,10 @@ async function importBlocks(engine: ChainEngine, made: readonly Block[]): Promis
   return blocks;
 }
 
-/** Runs the blocks made by `subject` through the reference and compares; throws (expect) on the first difference. */
+/**
+ * Makes random blocks with `engine`'s dev miner (or imports `opts.importing`), runs them through the reference and
+ * compares; throws (expect) at the first difference, naming the seed, block and transaction.
+ */
 export async function runDifferential(engine: ChainEngine, opts: RunOptions): Promise<RunSummary> {
   const gen = new TxGenerator(opts.seed);
   const genesis = (await engine.chain.getBlock(0n))!;
