@@ -10,11 +10,12 @@
  *   4 SSTORE(a, b) then INVALID                 11 slots a-1 … 0 set to i × b (b = 0: a clears, a refund each)
  *   5 CALL a with value b and the payload        12 BALANCE, EXTCODESIZE, EXTCODEHASH of a, BLOCKHASH … stored
  *   6 DELEGATECALL a with the payload           13 CALLCODE a with value b and the payload
+ *                                               14 SSTORE(a, 1) then SSTORE(a, 0): a refund within the call
  *   anything else: STOP (accepts value)
  */
 import { asm, initCodeOf, label, push, to, type Piece } from './asm.js';
 
-export const ACTIONS = 14;
+export const ACTIONS = 15;
 
 const A: Piece[] = [push(1), 'CALLDATALOAD'];
 const B: Piece[] = [push(33), 'CALLDATALOAD'];
@@ -138,6 +139,7 @@ const cases: Record<number, Piece[]> = {
     'STOP',
   ],
   13: frameCall('CALLCODE', 0xf9),
+  14: [push(1), ...A, 'SSTORE', push(0), ...A, 'SSTORE', 'STOP'],
 };
 
 function churnPieces(): Piece[] {

@@ -113,6 +113,7 @@ export class TxGenerator {
       case 4:
         return churnCall(action, slot(), value());
       case 1:
+      case 14:
         return churnCall(action, slot(), 0n);
       case 5:
       case 6:
@@ -228,6 +229,9 @@ export class TxGenerator {
     if (r < 0.1) return { ...opt, data: this.initCode(bounded) };
     if (r < 0.2) return { ...opt, to: this.target() };
     const to = this.contracts.length > 0 ? this.pick(this.contracts) : this.target();
+    // Clear the slots earlier blocks set: refunds, capped by each rule set's own quotient (EIP-3529 changed it).
+    if (r < 0.3) return { ...opt, to, data: churnCall(11, 8n, 0n) };
+    if (r < 0.4) return { ...opt, to, data: churnCall(14, BigInt(this.int(8)), 0n) };
     return { ...opt, to, data: this.payload(0, bounded) };
   }
 }
