@@ -46,7 +46,7 @@ const MINERS: readonly BlockSubject[] = [
     name: 'dev miner across ETC forks (Magneto, Mystique at 3, Spiral at 6)',
     open: (dataDir) =>
       ChainEngine.open({ dataDir, network: devAcrossForks, seal: 'instant', mining: { coinbase: COINBASE } }),
-    options: { blocks: Math.max(8, Math.floor(BLOCKS / 2)), tracesPerBlock: 1 },
+    options: { blocks: Math.max(8, Math.floor(BLOCKS / 2)), tracesPerBlock: 1, calls: BLOCKS * 4 },
     rules: ['berlin', 'london', 'shanghai'],
   },
 ];

@@ -230,8 +230,12 @@ export class TxGenerator {
     if (r < 0.2) return { ...opt, to: this.target() };
     const to = this.contracts.length > 0 ? this.pick(this.contracts) : this.target();
     // Clear the slots earlier blocks set: refunds, capped by each rule set's own quotient (EIP-3529 changed it).
-    if (r < 0.3) return { ...opt, to, data: churnCall(11, 8n, 0n) };
-    if (r < 0.4) return { ...opt, to, data: churnCall(14, BigInt(this.int(8)), 0n) };
+    // From an account, with the block's gas: calls that run to the end, so the refund is what differs if anything.
+    // To one of the first contracts, which exist from the first blocks on (every block's state gets calls).
+    const { gas: _gas, ...runs } = { ...opt, from: this.pick(SENDER_ADDRESSES) };
+    const early = this.contracts[this.int(Math.min(3, this.contracts.length))] ?? to;
+    if (r < 0.3) return { ...runs, to: early, data: churnCall(11, 8n, 0n) };
+    if (r < 0.5) return { ...runs, to: early, data: churnCall(14, BigInt(this.int(8)), 0n) };
     return { ...opt, to, data: this.payload(0, bounded) };
   }
 }
