@@ -3,8 +3,9 @@
  * self-destructs, storage churn; ETC rules) made by the engine as the dev node runs it, then run by a plain
  * @ethereumjs/vm and compared block by block: roots, receipts, gas, logs, bloom, created addresses, the engine's
  * reads, struct logger and callTracer traces, and random eth_calls (harness.ts). The blocks the dev miner made are
- * then imported by another engine (the path a peer's block takes: validated and executed cold) and compared again.
- * `DIFF_BLOCKS=n` (and `DIFF_SEED=s`) makes a longer soak run.
+ * then imported by another engine (the path a peer's block takes: validated and executed cold) and compared again,
+ * and a dev chain whose rules cross ETC's last forks runs the same checks. `DIFF_BLOCKS=n` (and `DIFF_SEED=s` or
+ * `DIFF_SEED=random`) makes a longer soak run.
  */
 import type { Block } from '@ethereumjs/block';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
