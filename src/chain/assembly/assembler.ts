@@ -55,7 +55,7 @@ export interface AssemblerParts {
   readonly federation: Federation | undefined;
   readonly sealed: SealedBlocks;
   readonly warm: WarmState;
-  /** Run every transaction through the EVM, plain transfers included. */
+  /** Run every transaction through the EVM, plain transfers included, in the library's own call frames, opcodes and journal. */
   readonly evmOnly: boolean;
   /** Execute on a flat state over the warm one (exec/flat-state.ts): the dev chain's miner. */
   readonly flatState: boolean;
@@ -116,6 +116,7 @@ export class BlockAssembler {
       ancestors: view.ancestorsOf(parent),
       plainTransfers: !this.p.evmOnly,
       flat: this.p.flatState,
+      leanEvm: this.p.flatState && !this.p.evmOnly,
       ...(state !== undefined ? { state } : {}),
     });
     const included: TypedTransaction[] = [];

@@ -19,6 +19,7 @@ import { callDeadlineInstalled } from './call-deadline.js';
 import { creditRewards } from './credit-rewards.js';
 import { flatStateOver } from './flat-state.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
+import { leanFrames } from './call-frames.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from '../codec/receipts.js';
 import { withoutSenderCodeCheck } from './impersonated-run.js';
@@ -50,6 +51,12 @@ export interface BlockRunnerInput {
    * the root): the dev miner's assembly. Default false, the state manager itself (imports, other networks).
    */
   readonly flat?: boolean;
+  /**
+   * Give the VM the call VMs' narrower EVM paths (`leanFrames`, call-frames.ts: CALL frames without copies of each
+   * frame's message and run state, memory words and storage keys without hex round trips, journal keys from hexKey):
+   * the dev miner's assembly. Default false, the library's own (imports, traces, other networks).
+   */
+  readonly leanEvm?: boolean;
 }
 
 export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
@@ -73,6 +80,7 @@ export interface RunnerResult {
  */
 interface StateVm {
   readonly common: Common;
+  readonly leanEvm: boolean;
   readonly vm: Promise<VM>;
   ancestors: EVMMockBlockchainInterface;
 }
@@ -107,7 +115,8 @@ export class BlockRunner {
   private vmOnce(): Promise<VM> {
     if (this.vm !== undefined) return this.vm;
     const kept = stateVms.get(this.sm);
-    if (kept !== undefined && kept.common === this.input.common) {
+    const lean = this.input.leanEvm === true;
+    if (kept !== undefined && kept.common === this.input.common && kept.leanEvm === lean) {
       kept.ancestors = this.input.ancestors;
       this.vm = kept.vm;
       return this.vm;
@@ -119,16 +128,19 @@ export class BlockRunner {
     };
     const entry: StateVm = {
       common: this.input.common,
+      leanEvm: lean,
       ancestors: this.input.ancestors,
       // The interpreter's wrappers in place first (call-deadline.ts also runs await-free steps without a promise).
-      vm: Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled]).then(() =>
-        createVM({
+      vm: Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled]).then(async () => {
+        const vm = await createVM({
           // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
           common: this.input.common.copy(),
           stateManager: this.sm,
           blockchain: forwarding,
-        }),
-      ),
+        });
+        if (lean) await leanFrames(vm.evm);
+        return vm;
+      }),
     };
     stateVms.set(this.sm, entry);
     this.vm = entry.vm;
