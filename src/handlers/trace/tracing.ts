@@ -17,7 +17,6 @@ import {
   TraceReplayError,
   traceBlock,
   traceTransaction,
-  StateNotHeldError,
 } from '../../chain/index.js';
 import type { ParityTraceTypes } from '../../generated/types.js';
 import type { HandlerContext } from '../../rpc/context.js';
