@@ -9,13 +9,13 @@ const transport =
   'vs ~13k for node:http). Closing it needs a different transport (e.g. uWebSockets.js), a design change.';
 
 const evm =
-  'Profiled (node --cpu-prof on the node, 16 connections, issue 16): the jump-destination analysis is cached per ' +
-  "code, state reads come from a cache shared by the calls at one block, and message calls skip runTx's " +
-  'transaction bookkeeping (ahead of Hardhat at concurrency 1). What is left is ~50% the JS interpreter ' +
-  '(runInterpreter/runStep), ~9% an object literal with several spreads that @ethereumjs/evm builds for every call ' +
-  'frame (_executeCall, slow on V8), garbage collection ~7% and the HTTP path ~8%; Hardhat (EDR) and Anvil (revm) ' +
-  'execute in Rust. ' +
-  'Closing it needs a faster EVM: the spread fixed upstream, or a native one.';
+  'Issue 40: calls run on a worker thread (exec.workers, default cores - 1) over the block state read through the ' +
+  "main thread, and a call's own cost fell from ~280 to ~50-120 µs of CPU (call VMs build CALL frames without " +
+  "@ethereumjs/evm's message and run-state copies, reuse 8 kB memories, convert words without hex strings: " +
+  'exec/call-frames.ts, call-opcodes.ts, call-journal.ts; random calls and bytecode compared with runTx). Ahead of ' +
+  'Hardhat at every concurrency; behind Anvil: per call ~50% is still the JS interpreter (runStep, its promises for ' +
+  'dynamic-gas opcodes, bigint gas), ~80 kB allocated (GC 11-15%), and with 2 cores the main thread (HTTP, JSON, ' +
+  'the message to the worker) and autocannon share the CPUs the worker needs. Anvil executes in Rust (revm).';
 
 const perBlock =
   'Bound first by the harness client, then by the engine. The next row, "client ceiling", is the harness\'s own ' +
@@ -32,15 +32,18 @@ const perBlock =
   'What a warm transfer still costs (profile, ~2.1-2.9 ms of main-thread CPU): the JS EVM and its per-message ' +
   "objects, @ethereumjs's runTx, pool admission with sender recovery, garbage collection, the import, two block " +
   'headers and the state root, each 0.1-0.25 ms (bench/results/transfer-server-time.md, rounds 5-9). Anvil and ' +
-  'Hardhat execute in Rust (revm, EDR); closing the rest needs an EVM path without those objects.';
+  'Hardhat execute in Rust (revm, EDR); closing the rest needs an EVM path without those objects. Issue 40 ' +
+  '(profile of the node, transfer-phases/transfer-server-time): no item above a few percent: pool admission (decode ' +
+  "and sender recovery) 8-10%, GC ~10%, the LevelDB batch's synchronous part ~8%, the flat-table diff (a trie walk) " +
+  '~5%, the state-root batch ~4.5%, the canonical switch ~3.5%, receipts and indexes ~2% each. The lean frames ' +
+  'of the sealing row did not move this one: an ERC-20 transfer is small next to the per-block and per-send costs.';
 
 const sealing =
-  "Sealing is the transfers' execution: 1,000 ERC-20 transfers through @ethereumjs's runTx in the JS EVM (~0.8 ms " +
-  'each, see the sent-and-mined row) plus one LevelDB batch per block; Hardhat (EDR) and Anvil (revm) execute them ' +
-  'in Rust, Hardhat ~0.25 ms ' +
-  'each. Submitting is near the client\'s ceiling for every node (the row "client ceiling: 1000 calls": svc-node ' +
-  "609 ms on 2026-11-24), so 1.5x Hardhat (925 ms in that run) would leave ~320 ms for the node's share of 1,000 " +
-  'submissions and the sealing of 1,000 transfers, which the JS EVM alone needs ~800 ms for. Needs a faster EVM.';
+  "Issue 40: the dev miner's assembly VM runs the call VMs' narrower library internals (exec/call-frames.ts: CALL " +
+  'frames, memory words, storage and journal keys), a third less allocated per ERC-20 transfer; sealing 1,000 in ' +
+  'process went from ~389 to ~277 ms (bench/seal-burst.ts). Ahead of Hardhat (which seals them in one block: its ' +
+  'default gas limit is 60M; Anvil and svc-node use 30M and two blocks). Behind Anvil: the transfers still run in ' +
+  "@ethereumjs's JS interpreter (runStep and its promises, bigint gas) with ~190 KiB allocated each; Anvil runs revm.";
 
 const ceiling =
   "A reference row, not node work: the harness's fetch client making sequential HTTP/1.1 calls that do nothing, so " +
@@ -68,6 +71,11 @@ const manyLogs =
   'memory (a direct test: 10.5 -> 3.1 ms per query); the five timed queries spread widely, and the two runs since ' +
   'gave svc-node 4.2 and 6.1 ms against Hardhat 7.2 and 4.1 ms, so the order changes from run to run.';
 
+const memory =
+  'Issue 40: the execution worker (exec.workers, default cores - 1) holds its own V8 heap and engine modules: a ' +
+  'fresh dev node after three eth_calls had 101 MiB resident with --exec.workers 0 and 142 MiB with 1. The rest of ' +
+  'the rise since 2026-11-26 (183 MiB then) is not profiled yet; --exec.workers 0 gives the memory back.';
+
 export const knownReasons: ReadonlyMap<string, string> = new Map([
   ['eth_blockNumber', transport],
   ['eth_chainId', transport],
@@ -81,4 +89,5 @@ export const knownReasons: ReadonlyMap<string, string> = new Map([
   ['1000 transfers: submit + seal', sealing],
   ['200 transfers: submit + seal', sealing],
   ['client ceiling', ceiling],
+  ['resident memory', memory],
 ]);
