@@ -6,12 +6,12 @@
  * StructLogger's (same fields, same order, same caps and budget charges); the differential test
  * (struct-log-text.test.ts) holds them equal.
  */
-import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { JSON_COPIES, type TraceBudget, arrayBytes, objectBytes, stringBytes } from './budget.js';
-import { wordBytes } from './hooks.js';
-import { JsonText, bytesToWord } from './json.js';
+import { JsonText } from './json.js';
+import { touchSlots } from './struct-log-slots.js';
 import { MemoryColumn, StackColumn } from './struct-log-values.js';
-import { ENTRY_HEAP, ENTRY_JSON, SLOT_JSON, word64 } from './struct-logger.js';
+import { ENTRY_HEAP, ENTRY_JSON, SLOT_JSON } from './struct-logger.js';
 import { TraceLimitError, type StepInfo, type StructLoggerConfig, type Tracer, type TxEnd } from './types.js';
 
 /** Entries per chunk of the answer's text. */
@@ -105,23 +105,8 @@ export class StructLogText implements Tracer {
     this.open = entry;
     this.count++;
     this.budget.charge(heap + JSON_COPIES * json);
-    if (this.config.disableStorage === true || (s.op !== 0x54 && s.op !== 0x55) || s.stack.length < 1) return undefined;
-    const top = s.stack.length - 1;
-    const key = bytesToUnprefixedHex(s.address);
-    let slots = this.storage.get(key);
-    if (slots === undefined) this.storage.set(key, (slots = {}));
-    const slot = s.stack[top];
-    if (s.op === 0x55) {
-      if (s.stack.length < 2) return undefined;
-      slots[word64(slot)] = word64(s.stack[top - 1]);
-      this.keepStorage(entry, slots);
-      return undefined;
-    }
-    const frameSlots = slots;
-    return s.state.getStorage(new Address(s.address), wordBytes(slot)).then((value) => {
-      frameSlots[word64(slot)] = word64(bytesToWord(value));
-      this.keepStorage(entry, frameSlots);
-    });
+    if (this.config.disableStorage === true) return undefined;
+    return touchSlots(s, this.storage, (slots) => this.keepStorage(entry, slots));
   }
 
   private keepStorage(entry: OpenEntry, slots: Record<string, string>): void {

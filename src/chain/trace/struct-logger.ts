@@ -6,10 +6,9 @@
  * as 0x quantities, memory as 32-byte rows and storage keys and values as 64 hex digits without 0x.
  * `limit` stops recording silently as geth does; `maxEntries` is the node's cap and stops the trace instead.
  */
-import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { JSON_COPIES, type TraceBudget, arrayBytes, objectBytes, stringBytes } from './budget.js';
-import { wordBytes } from './hooks.js';
-import { bytesToWord } from './json.js';
+import { touchSlots } from './struct-log-slots.js';
 import { MemoryColumn, StackColumn } from './struct-log-values.js';
 import { TraceLimitError, type StepInfo, type StructLoggerConfig, type Tracer, type TxEnd } from './types.js';
 
@@ -27,7 +26,6 @@ export interface StructLogJson {
   refund?: number;
 }
 
-export const word64 = (v: bigint): string => v.toString(16).padStart(64, '0');
 
 /** An entry's object (up to 11 fields) and its place in the list. */
 export const ENTRY_HEAP = objectBytes(11) + 8;
@@ -104,23 +102,8 @@ export class StructLogger implements Tracer {
     this.logs.push(entry);
     // Charged once the entry is kept: a cap passed stops the trace at this opcode, before anything else is built.
     this.budget.charge(heap + JSON_COPIES * json);
-    if (this.config.disableStorage === true || (s.op !== 0x54 && s.op !== 0x55) || s.stack.length < 1) return undefined;
-    const top = s.stack.length - 1;
-    const key = bytesToUnprefixedHex(s.address);
-    let slots = this.storage.get(key);
-    if (slots === undefined) this.storage.set(key, (slots = {}));
-    const slot = s.stack[top];
-    if (s.op === 0x55) {
-      if (s.stack.length < 2) return undefined;
-      slots[word64(slot)] = word64(s.stack[top - 1]);
-      this.keepStorage(entry, slots);
-      return undefined;
-    }
-    const frameSlots = slots;
-    return s.state.getStorage(new Address(s.address), wordBytes(slot)).then((value) => {
-      frameSlots[word64(slot)] = word64(bytesToWord(value));
-      this.keepStorage(entry, frameSlots);
-    });
+    if (this.config.disableStorage === true) return undefined;
+    return touchSlots(s, this.storage, (slots) => this.keepStorage(entry, slots));
   }
 
   /** geth gives an SLOAD / SSTORE entry the frame's slots so far: a copy (later entries add to them). */
