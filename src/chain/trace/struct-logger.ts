@@ -26,7 +26,6 @@ export interface StructLogJson {
   refund?: number;
 }
 
-
 /** An entry's object (up to 11 fields) and its place in the list. */
 export const ENTRY_HEAP = objectBytes(11) + 8;
 /** `{"pc":…,"op":"…","gas":…,"gasCost":…,"depth":…},` without the op name, numbers at their usual widths. */
