@@ -89,6 +89,23 @@ export function wordBytes(word: bigint): Uint8Array {
   return out;
 }
 
+/** A LOG0…LOG4 opcode's log, for tracers that collect logs; nothing while its operands are short (it then fails). */
+function logOf(
+  tracer: Tracer,
+  code: number,
+  stack: readonly bigint[],
+  memory: Uint8Array,
+  address: Uint8Array,
+  depth: number,
+): void {
+  const count = code - 0xa0;
+  if (tracer.log === undefined || stack.length < 2 + count) return;
+  const top = stack.length - 1;
+  const topics: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) topics.push(wordBytes(stack[top - 2 - i]!));
+  tracer.log({ address, topics, data: memorySlice(memory, stack[top]!, stack[top - 1]!), depth });
+}
+
 /** Bytes [offset, offset + size) of memory, zero past its end (memory grows when the opcode runs). */
 export function memorySlice(memory: Uint8Array, offset: bigint, size: bigint): Uint8Array {
   if (size === 0n) return EMPTY;
@@ -311,16 +328,7 @@ export class TraceSession {
     if (tracer.step === undefined && !wantsLog && !wantsSelfdestruct) return undefined;
     const returnData = this.returnData[this.returnData.length - 1] ?? EMPTY;
     const s = this.probedStep.fill(interpreter, fee, gasLeft, words, returnData);
-    if (wantsLog) {
-      const stack = s.stack;
-      const top = stack.length - 1;
-      if (stack.length >= 2 + (code - 0xa0)) {
-        const topics: Uint8Array[] = [];
-        for (let i = 0; i < code - 0xa0; i++) topics.push(wordBytes(stack[top - 2 - i]));
-        const data = memorySlice(s.memory, stack[top], stack[top - 1]);
-        tracer.log?.({ address, topics, data, depth: s.depth });
-      }
-    }
+    if (wantsLog) logOf(tracer, code, s.stack, s.memory, address, s.depth);
     const stepped = tracer.step?.(s);
     if (wantsSelfdestruct && s.stack.length >= 1) {
       this.selfdestructOf(s.depth, address, addressFromWord(s.stack[s.stack.length - 1]), s.balance);
@@ -337,16 +345,7 @@ export class TraceSession {
     this.lastAddress = e.address.bytes;
     const stack = e.stack;
     const top = stack.length - 1;
-    if (code >= 0xa0 && code <= 0xa4 && tracer.log !== undefined && stack.length >= 2 + (code - 0xa0)) {
-      const topics: Uint8Array[] = [];
-      for (let i = 0; i < code - 0xa0; i++) topics.push(wordBytes(stack[top - 2 - i]));
-      tracer.log({
-        address: e.address.bytes,
-        topics,
-        data: memorySlice(e.memory, stack[top], stack[top - 1]),
-        depth: e.depth + 1,
-      });
-    }
+    if (code >= 0xa0 && code <= 0xa4) logOf(tracer, code, stack, e.memory, e.address.bytes, e.depth + 1);
     const returnData = this.returnData[this.returnData.length - 1] ?? EMPTY;
     const stepped = tracer.step?.({
       pc: e.pc,

@@ -13,12 +13,13 @@
  * was running with `CallWorkerDiedError` naming the cause, and another takes its place.
  */
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
-import { Address, bytesToUnprefixedHex } from '@ethereumjs/util';
+import { Address } from '@ethereumjs/util';
 import { performance } from 'node:perf_hooks';
 import type { Worker } from 'node:worker_threads';
 import type { CallMessage, CallResult } from '../exec/call.js';
 import { CallTimeoutError } from '../exec/call-deadline.js';
 import type { BlockReads } from '../exec/call-state.js';
+import { hexKey } from '../db/hex-key.js';
 import {
   type CallJob,
   type CallOutcome,
@@ -346,16 +347,16 @@ export class CallPool {
 async function readItem({ reads, ancestors }: PooledState, item: ReadItem): Promise<ReadValue> {
   switch (item[0]) {
     case 'a': {
-      const key = bytesToUnprefixedHex(item[1]);
+      const key = hexKey(item[1]);
       const account = reads.knownAccount(key) ?? (await reads.loadAccount(key, new Address(item[1])));
       return account === null ? null : [account.nonce, account.balance, account.storageRoot, account.codeHash];
     }
     case 'c': {
-      const key = bytesToUnprefixedHex(item[1]);
+      const key = hexKey(item[1]);
       return reads.knownCode(key) ?? reads.loadCode(key, new Address(item[1]));
     }
     case 's': {
-      const key = bytesToUnprefixedHex(item[1]) + bytesToUnprefixedHex(item[2]);
+      const key = hexKey(item[1]) + hexKey(item[2]);
       return reads.knownSlot(key) ?? reads.loadSlot(key, new Address(item[1]), item[2]);
     }
     case 'h':
