@@ -8,7 +8,14 @@
 import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, bytesToBigInt, bytesToUnprefixedHex } from '@ethereumjs/util';
+import {
+  bigIntToUnpaddedBytes,
+  bytesToBigInt,
+  bytesToUnprefixedHex,
+  equalsBytes,
+  KECCAK256_RLP,
+  KECCAK256_RLP_ARRAY,
+} from '@ethereumjs/util';
 import { decodeStoredReceipts, encodeStoredReceipts, type TxReceipt } from '../codec/receipts.js';
 import { encodeTransactionList, rlpList } from '../codec/tx-bytes.js';
 import type { BlockCodec } from '../codec/block-codec.js';
@@ -24,8 +31,15 @@ export interface TxLocation {
 
 const hexKey = bytesToUnprefixedHex;
 
-/** Body and receipts records of a block without transactions and uncles (the same bytes for every such block). */
-let emptyRecords: { readonly body: Uint8Array; readonly receipts: Uint8Array } | undefined;
+/**
+ * Whether a header commits to an empty body (no transactions, no uncles), so the body needs no record of its own:
+ * bulk-built empty blocks are stored without body and receipts records (`stageEmptyCanonicalBlock`), and readers
+ * answer such a block's body and receipts from its header. A body record, where one exists (blocks stored before
+ * that, or imported), is read as before.
+ */
+function commitsToEmptyBody(header: BlockHeaderBytes): boolean {
+  return equalsBytes(header[4], KECCAK256_RLP) && equalsBytes(header[1], KECCAK256_RLP_ARRAY);
+}
 
 /** Bounds of the decoded-object caches, in entries. */
 export type BlockStoreCacheLimits = Pick<CacheLimits, 'blocks' | 'headers' | 'receipts' | 'canonicalHashes'>;
@@ -71,9 +85,12 @@ export class BlockStore {
     const cached = this.blocks.get(key);
     if (cached !== undefined) return cached;
     const [headerBytes, bodyBytes] = await Promise.all([this.db.get(keys.header(hash)), this.db.get(keys.body(hash))]);
-    if (headerBytes === undefined || bodyBytes === undefined) return undefined;
+    if (headerBytes === undefined) return undefined;
     const headerValues = RLP.decode(headerBytes) as unknown as BlockHeaderBytes;
-    const [txs, uncles] = RLP.decode(bodyBytes) as unknown as [BlockBytes[1], BlockBytes[2]];
+    let txs: BlockBytes[1] = [];
+    let uncles: BlockBytes[2] = [];
+    if (bodyBytes !== undefined) [txs, uncles] = RLP.decode(bodyBytes) as unknown as [BlockBytes[1], BlockBytes[2]];
+    else if (!commitsToEmptyBody(headerValues)) return undefined;
     const block = this.codec.block([headerValues, txs, uncles] as BlockBytes);
     this.blocks.set(key, block);
     return block;
@@ -84,7 +101,14 @@ export class BlockStore {
     const cached = this.receipts.get(key);
     if (cached !== undefined) return cached;
     const bytes = await this.db.get(keys.receipts(hash));
-    if (bytes === undefined) return undefined;
+    if (bytes === undefined) {
+      // No record: a block without transactions may be stored without one (its header says the list is empty).
+      const header = await this.getHeader(hash);
+      if (header === undefined || !equalsBytes(header.transactionsTrie, KECCAK256_RLP)) return undefined;
+      const none: TxReceipt[] = [];
+      this.receipts.set(key, none);
+      return none;
+    }
     const number = await this.getNumber(hash);
     const decoded = decodeStoredReceipts(bytes, number === undefined ? undefined : this.commonAt(number));
     this.receipts.set(key, decoded);
@@ -168,7 +192,8 @@ export class BlockStore {
 
   /**
    * The records `stageBlock` + `stageCanonical` write for a block without transactions and uncles, from its header
-   * encoding and hash computed once by the caller (a bulk run of empty blocks: Blockchain.extendHead).
+   * encoding and hash computed once by the caller (a bulk run of empty blocks: Blockchain.extendHead), less the
+   * body and receipts: the header commits to both being empty, and the reads answer them from it.
    */
   stageEmptyCanonicalBlock(
     batch: WriteBatch,
@@ -177,14 +202,8 @@ export class BlockStore {
     number: bigint,
     totalDifficulty: bigint,
   ): void {
-    emptyRecords ??= {
-      body: rlpList([encodeTransactionList([]), RLP.encode([])]),
-      receipts: encodeStoredReceipts([]),
-    };
     batch
       .put(keys.header(hash), headerBytes)
-      .put(keys.body(hash), emptyRecords.body)
-      .put(keys.receipts(hash), emptyRecords.receipts)
       .put(keys.number(hash), encodeNumber(number))
       .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty))
       .put(keys.canonical(number), hash);
