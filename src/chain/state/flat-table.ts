@@ -242,13 +242,24 @@ export class FlatTable implements FlatReader {
    * in the node LRU (recent blocks' nodes); the rest from LevelDB (or the write-behind queue).
    */
   private readerWith(batch: WriteBatch): NodeReader {
+    // Indexed lazily from the end: a diff reads the new root's path, whose nodes the move wrote last, while a bulk
+    // chunk's batch holds every block's nodes (indexing them all cost a hex key and a map entry per node, ~5 % of
+    // the chunk). Nodes are content-addressed, so where one is found does not matter.
+    const ops = batch.ops;
     const pending = new Map<string, Uint8Array>();
-    for (const op of batch.ops)
-      if (op.type === 'put' && op.key.length === 33 && op.key[0] === Tag.state)
-        pending.set(hexKey(op.key.subarray(1)), op.value);
+    let unscanned = ops.length;
     return (hash) => {
       const hex = hexKey(hash);
-      return pending.get(hex) ?? this.nodes.readNow(hex, false);
+      const known = pending.get(hex) ?? this.nodes.recent.get(hex);
+      if (known !== undefined) return known;
+      while (unscanned > 0) {
+        const op = ops[--unscanned];
+        if (op.type !== 'put' || op.key.length !== 33 || op.key[0] !== Tag.state) continue;
+        const key = hexKey(op.key.subarray(1));
+        pending.set(key, op.value);
+        if (key === hex) return op.value;
+      }
+      return this.nodes.readNow(hex, false);
     };
   }
 
