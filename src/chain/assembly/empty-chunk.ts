@@ -162,8 +162,12 @@ export class EmptyChunkBuilder {
     const events = this.p.events;
     const imported = events.listenerCount('blockImported') > 0;
     const extended: ExtendedBlock[] = [];
-    for (const { block, extended: made, td: blockTd } of built) {
-      store.remember(block, []);
+    // Only the chunk's last blocks can stay in the block cache: caching the others only to evict them at once cost a
+    // hex key and two cache inserts per block.
+    const cachedFrom = built.length - store.blocks.capacity;
+    for (let i = 0; i < built.length; i++) {
+      const { block, extended: made, td: blockTd } = built[i];
+      if (i >= cachedFrom) store.remember(block, []);
       store.noteCanonical(block.header.number, block.hash());
       view.moveHead(block, { lastCheckpoint: headCheckpoint, totalDifficulty: blockTd });
       events.emit('newHead', block);

@@ -14,6 +14,11 @@ export class Lru<K, V> {
     this.generationSize = Math.max(1, Math.floor(capacity / 2));
   }
 
+  /** The most entries held at once. */
+  get capacity(): number {
+    return this.generationSize * 2;
+  }
+
   /** Entries held now (at most the capacity). */
   get size(): number {
     return this.young.size + this.old.size;

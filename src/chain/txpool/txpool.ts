@@ -380,7 +380,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
       const pooled = this.byHash.get(hashHex);
       if (pooled !== undefined) touched.add(pooled.senderHex);
     }
-    await this.refreshSenders(touched, minedHashes);
+    // An empty block with nothing waiting on a balance (a bulk run's blocks) has no sender to read again.
+    if (touched.size > 0 || minedHashes.size > 0) await this.refreshSenders(touched, minedHashes);
     this.pruneExpired();
   }
 
