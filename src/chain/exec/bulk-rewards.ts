@@ -10,6 +10,7 @@
  * path from the root to it keeps its shape: the path is decoded once (`CreditPath`) and each block re-encodes
  * and re-hashes just its nodes, bottom-up, writing the new ones. Anything else goes through the trie batch.
  */
+import { encodeAccountLeaf } from './account-leaf.js';
 import type { Common } from '@ethereumjs/common';
 import { RLP } from '@ethereumjs/rlp';
 import {
@@ -143,12 +144,13 @@ export class RewardLedger {
     const { levels } = path;
     this.latestStart = this.rehashed.length;
     const leaf = levels[levels.length - 1].node;
-    leaf[1] = path.entry.account.serialize();
+    const written = encodeAccountLeaf(leaf[0], path.entry.account);
+    leaf[1] = written.value;
     let ref: Uint8Array | Uint8Array[] = leaf;
     for (let i = levels.length - 1; i >= 0; i--) {
       const level = levels[i];
       let encoded: Uint8Array;
-      if (i === levels.length - 1) encoded = RLP.encode(level.node);
+      if (i === levels.length - 1) encoded = written.leaf;
       else {
         level.node[level.slot] = ref as Uint8Array;
         encoded =

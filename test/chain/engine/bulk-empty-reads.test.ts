@@ -97,5 +97,4 @@ describe('empty blocks stored in bulk read back as the same blocks made one by o
     expect(fresh.chain.getHead().hash()).toEqual(bulk.chain.getHead().hash());
     expect(await fresh.chain.getReceipts(fresh.chain.getHead().hash())).toEqual([]);
   });
-
 });
