@@ -16,6 +16,8 @@ import { touchSlots } from './struct-log-slots.js';
 import { ENTRY_HEAP, ENTRY_JSON, SLOT_JSON } from './struct-logger.js';
 import { TraceLimitError, type StepInfo, type StructLoggerConfig, type Tracer, type TxEnd } from './types.js';
 
+const SLOAD = 0x54;
+const SSTORE = 0x55;
 const FIRST_PC = ascii('{"pc":');
 const NEXT_PC = ascii(',{"pc":');
 const GAS_COST = ascii(',"gasCost":');
@@ -49,22 +51,30 @@ export class StructLogText implements Tracer {
   private readonly opNames: string[] = [];
   private readonly opBytes: Buffer[] = [];
   readonly asyncSteps: boolean;
+  /** The config's switches, read once (a step reads them all). */
+  private readonly limit: number;
+  private readonly withStack: boolean;
+  private readonly withMemory: boolean;
+  private readonly withReturnData: boolean;
 
   constructor(
-    private readonly config: StructLoggerConfig,
+    config: StructLoggerConfig,
     private readonly maxEntries: number,
     private readonly budget: TraceBudget,
   ) {
     this.asyncSteps = config.disableStorage !== true;
+    this.limit = config.limit ?? 0;
+    this.withStack = config.disableStack !== true;
+    this.withMemory = config.enableMemory === true;
+    this.withReturnData = config.enableReturnData === true;
   }
 
   awaitsOp(op: number): boolean {
-    return op === 0x54 && this.asyncSteps;
+    return op === SLOAD && this.asyncSteps;
   }
 
   step(s: StepInfo): Promise<void> | undefined {
-    const limit = this.config.limit ?? 0;
-    if (limit > 0 && this.count >= limit) return undefined;
+    if (this.limit > 0 && this.count >= this.limit) return undefined;
     if (this.maxEntries > 0 && this.count >= this.maxEntries) {
       throw new TraceLimitError(
         'structLogs',
@@ -91,20 +101,20 @@ export class StructLogText implements Tracer {
     out.pos = putUint(buf, p, s.depth);
     let heap = ENTRY_HEAP;
     let json = ENTRY_JSON + s.opName.length;
-    if (this.config.disableStack !== true) {
+    if (this.withStack) {
       const store = s.stackStore;
       const n = store === undefined ? s.stack.length : s.stackLength!;
       this.stack.write(out, store ?? s.stack, n);
       heap += arrayBytes(n) + this.stack.freshBytes;
       json += 11 + this.stack.jsonChars;
     }
-    if (this.config.enableMemory === true && s.memory.length > 0) {
+    if (this.withMemory && s.memory.length > 0) {
       const column = this.memory;
       column.write(out, s.memory);
       heap += (column.shared ? 0 : arrayBytes(column.rows)) + column.freshBytes;
       json += 12 + column.jsonChars;
     }
-    if (this.config.enableReturnData === true && s.returnData.length > 0) {
+    if (this.withReturnData && s.returnData.length > 0) {
       out.ascii(',"returnData":"0x');
       out.hexBytes(s.returnData);
       out.ascii('"');
@@ -120,7 +130,7 @@ export class StructLogText implements Tracer {
     this.open = true;
     this.count++;
     this.budget.charge(heap + JSON_COPIES * json);
-    if (this.config.disableStorage === true) return undefined;
+    if (!this.asyncSteps || (s.op !== SLOAD && s.op !== SSTORE)) return undefined;
     const entry = this.count;
     return touchSlots(s, this.storage, (slots) => this.keepStorage(entry, slots));
   }
