@@ -1,8 +1,10 @@
 /**
- * `npx tsx bench/trace-engine.ts [ms=3000]`: the trace engine alone, in process (no HTTP, no JSON-RPC dispatch): the
- * trace bench's countdown transaction (bench/trace.ts) on a dev chain, traced with the struct logger and callTracer
- * for `ms` each; per tracer, ms per trace for the trace and for its answer's JSON. Run it under `node --cpu-prof`
- * (`node --cpu-prof --import tsx bench/trace-engine.ts`) to see where a trace's time goes without the transport.
+ * `npx tsx bench/trace-engine.ts [ms=3000] [only]`: the trace engine alone, in process (no HTTP, no JSON-RPC
+ * dispatch): the trace bench's countdown transaction (bench/trace.ts) on a dev chain, traced with the struct logger
+ * and callTracer for `ms` each (`only`: just the runs named in it, comma-separated); per tracer, ms per trace for the
+ * trace and for its answer's JSON, and the process's CPU ms per trace (a loaded machine stretches it less). Run it
+ * under `node --cpu-prof` (`node --cpu-prof --import tsx bench/trace-engine.ts`) to see where a trace's time goes
+ * without the transport.
  */
 import { hexToBytes } from '@ethereumjs/util';
 import { performance } from 'node:perf_hooks';
@@ -14,6 +16,7 @@ import { mine, openDevChain, signedTx, tempDir } from '../test/chain/engine/fixt
 import { countdownRuntime, deployCode } from '../test/trace/evm-asm.js';
 
 const ms = Number(process.argv[2] ?? 3000);
+const only = process.argv[3]?.split(',');
 const dir = tempDir('trace-engine-');
 const chain = await openDevChain(dir.dir);
 try {
@@ -29,13 +32,14 @@ try {
   const tx = signedTx(chain, { from: 0, nonce: 1n, to: countdown, data, gasLimit: 1_000_000n });
   await mine(chain, [tx]);
   const hash = tx.hash();
-  const runs: [string, TraceOptions][] = [
+  const allRuns: [string, TraceOptions][] = [
     ['struct logger', { jsonText: true }],
     ['struct logger (objects)', {}],
     ['struct logger (generic)', { generic: true }],
     ['callTracer', { tracer: 'callTracer', jsonText: true }],
     ['callTracer (generic)', { tracer: 'callTracer', generic: true }],
   ];
+  const runs = allRuns.filter(([name]) => only === undefined || only.includes(name));
   // A first round warms the code up (JIT) and is not reported.
   for (const [round, [name, opts]] of [...runs, ...runs].entries()) {
     const fastResult = await traceTransaction(chain, hash, opts);
@@ -46,6 +50,7 @@ try {
     let traceMs = 0;
     let jsonMs = 0;
     let bytes = 0;
+    const cpu = process.cpuUsage();
     const end = performance.now() + ms;
     while (performance.now() < end) {
       const t0 = performance.now();
@@ -60,9 +65,13 @@ try {
       traceMs += t1 - t0;
       n++;
     }
+    const used = process.cpuUsage(cpu);
     const per = (x: number) => (x / n).toFixed(3);
     if (round < runs.length) continue;
-    process.stdout.write(`${name}: ${n} traces, ${per(traceMs)} ms trace + ${per(jsonMs)} ms JSON (${bytes} bytes)\n`);
+    const cpuMs = per((used.user + used.system) / 1000);
+    process.stdout.write(
+      `${name}: ${n} traces, ${per(traceMs)} ms trace + ${per(jsonMs)} ms JSON (${bytes} bytes); ${cpuMs} ms CPU\n`,
+    );
   }
 } finally {
   await chain.close();

@@ -51,6 +51,15 @@ export class ProbedStep implements StepInfo {
     return this.stackCopy;
   }
 
+  /** The interpreter's stack array, of which the first `stackLength` words are the stack (no copy). */
+  get stackStore(): readonly bigint[] {
+    return this.interpreter!._runState.stack._store;
+  }
+
+  get stackLength(): number {
+    return this.interpreter!._runState.stack._len;
+  }
+
   /** Memory before the opcode (a view of the interpreter's, not copied). */
   get memory(): Uint8Array {
     this.memoryView ??= this.interpreter!._runState.memory._store.subarray(0, Number(this.words) * 32);

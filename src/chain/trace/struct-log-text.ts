@@ -1,63 +1,80 @@
 /**
  * The struct logger (struct-logger.ts) writing its answer as JSON text as it goes, for the RPC answer of a trace:
- * no object per entry and no JSON.stringify of ~1,000 of them afterwards. Each entry is written once it is complete,
- * i.e. when the next one starts (the tracer's later calls only ever amend the last entry: the gas a CALL forwards,
- * the error of a failed frame, an SLOAD's slot value). Its answer is the bytes JSON.stringify gives for the
- * StructLogger's (same fields, same order, same caps and budget charges); the differential test
- * (struct-log-text.test.ts) holds them equal.
+ * no object per entry and no JSON.stringify of ~1,000 of them afterwards. Entries go as bytes into one buffer
+ * (json-bytes.ts; stack and memory columns in struct-log-columns.ts). The tracer's later calls only ever amend the
+ * last entry (the gas a CALL forwards, the error of a failed frame, an SLOAD's slot value): that entry stays open at
+ * the end of the buffer, its gasCost rewritten in place, until the next one starts. Its answer is the bytes
+ * JSON.stringify gives for the StructLogger's (same fields, same order, same caps and budget charges); the
+ * differential test (test/chain/trace/fast-path.test.ts) holds them equal.
  */
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { JSON_COPIES, type TraceBudget, arrayBytes, objectBytes, stringBytes } from './budget.js';
+import { JsonBytes, ascii, putBytes, putUint } from './json-bytes.js';
 import { JsonText } from './json.js';
+import { MemoryText, StackText } from './struct-log-columns.js';
 import { touchSlots } from './struct-log-slots.js';
-import { MemoryColumn, StackColumn } from './struct-log-values.js';
 import { ENTRY_HEAP, ENTRY_JSON, SLOT_JSON } from './struct-logger.js';
 import { TraceLimitError, type StepInfo, type StructLoggerConfig, type Tracer, type TxEnd } from './types.js';
 
-/** Entries per chunk of the answer's text. */
-const CHUNK = 64;
+const SLOAD = 0x54;
+const SSTORE = 0x55;
+const FIRST_PC = ascii('{"pc":');
+const NEXT_PC = ascii(',{"pc":');
+const GAS_COST = ascii(',"gasCost":');
+const DEPTH = ascii(',"depth":');
+const ENTRY_FIXED = NEXT_PC.length + GAS_COST.length + DEPTH.length;
 
-/** The entry being written: its fields as the StructLogger's object would have them. */
-interface OpenEntry {
-  head: string;
-  gasCost: number;
-  /** `,"depth":…` and the switches' fields that follow it, written. */
-  tail: string;
-  storage: string | undefined;
-  error: string | undefined;
+/** The text of each opcode name's part of an entry, `,"op":"NAME","gas":`, made once per name. */
+const opTexts = new Map<string, Buffer>();
+function opText(name: string): Buffer {
+  let text = opTexts.get(name);
+  if (text === undefined) opTexts.set(name, (text = ascii(`,"op":"${name}","gas":`)));
+  return text;
 }
 
 export class StructLogText implements Tracer {
-  /** Entries written, joined `CHUNK` at a time into one flat string (see `close`). */
-  private readonly chunks: string[] = [];
-  /** Entries written since the last chunk, each a JSON object. */
-  private pending: string[] = [];
-  private open: OpenEntry | undefined;
+  private readonly out = new JsonBytes();
   private count = 0;
+  /** The last entry is written but for its storage, error and closing brace. */
+  private open = false;
+  /** Where the open entry's gasCost digits are, and its value. */
+  private gasCostAt = 0;
+  private gasCostEnd = 0;
+  private gasCost = 0;
+  private openStorage: string | undefined;
+  private openError: string | undefined;
   private readonly storage = new Map<string, Record<string, string>>();
-  private readonly stack = new StackColumn();
-  private readonly memory = new MemoryColumn();
-  /** The memory column's last array and its text (an unchanged memory repeats the text). */
-  private memoryRows: string[] | undefined;
-  private memoryText = '';
+  private readonly stack = new StackText();
+  private readonly memory = new MemoryText();
   private end: TxEnd | undefined;
+  /** Op names by opcode byte, and their entry text, as last seen (a fork may name a byte differently). */
+  private readonly opNames: string[] = [];
+  private readonly opBytes: Buffer[] = [];
   readonly asyncSteps: boolean;
+  /** The config's switches, read once (a step reads them all). */
+  private readonly limit: number;
+  private readonly withStack: boolean;
+  private readonly withMemory: boolean;
+  private readonly withReturnData: boolean;
 
   constructor(
-    private readonly config: StructLoggerConfig,
+    config: StructLoggerConfig,
     private readonly maxEntries: number,
     private readonly budget: TraceBudget,
   ) {
     this.asyncSteps = config.disableStorage !== true;
+    this.limit = config.limit ?? 0;
+    this.withStack = config.disableStack !== true;
+    this.withMemory = config.enableMemory === true;
+    this.withReturnData = config.enableReturnData === true;
   }
 
   awaitsOp(op: number): boolean {
-    return op === 0x54 && this.asyncSteps;
+    return op === SLOAD && this.asyncSteps;
   }
 
   step(s: StepInfo): Promise<void> | undefined {
-    const limit = this.config.limit ?? 0;
-    if (limit > 0 && this.count >= limit) return undefined;
+    if (this.limit > 0 && this.count >= this.limit) return undefined;
     if (this.maxEntries > 0 && this.count >= this.maxEntries) {
       throw new TraceLimitError(
         'structLogs',
@@ -65,98 +82,115 @@ export class StructLogText implements Tracer {
         `struct logger entries above the limit of ${this.maxEntries}`,
       );
     }
+    this.close();
+    const { out } = this;
+    const opBytes = this.opBytesOf(s.op, s.opName);
+    // Up to the stack: the fixed text, the op's, and five numbers of at most 16 digits.
+    out.reserve(ENTRY_FIXED + opBytes.length + 5 * 16);
+    const buf = out.buf;
+    let p = putBytes(buf, out.pos, this.count === 0 ? FIRST_PC : NEXT_PC);
+    p = putUint(buf, p, s.pc);
+    p = putBytes(buf, p, opBytes);
+    p = putUint(buf, p, Number(s.gas));
+    p = putBytes(buf, p, GAS_COST);
+    this.gasCostAt = p;
+    this.gasCost = Number(s.gasCost);
+    p = putUint(buf, p, this.gasCost);
+    this.gasCostEnd = p;
+    p = putBytes(buf, p, DEPTH);
+    out.pos = putUint(buf, p, s.depth);
     let heap = ENTRY_HEAP;
     let json = ENTRY_JSON + s.opName.length;
-    let tail = `,"depth":${s.depth}`;
-    if (this.config.disableStack !== true) {
-      const column = this.stack.of(s.stack);
-      tail += column.values.length === 0 ? ',"stack":[]' : `,"stack":["${column.values.join('","')}"]`;
-      heap += arrayBytes(column.values.length) + column.freshBytes;
-      json += 11 + column.jsonChars;
+    if (this.withStack) {
+      const store = s.stackStore;
+      const n = store === undefined ? s.stack.length : s.stackLength!;
+      this.stack.write(out, store ?? s.stack, n);
+      heap += arrayBytes(n) + this.stack.freshBytes;
+      json += 11 + this.stack.jsonChars;
     }
-    if (this.config.enableMemory === true && s.memory.length > 0) {
-      const column = this.memory.of(s.memory);
-      if (column.values !== this.memoryRows) {
-        this.memoryRows = column.values;
-        this.memoryText = column.values.length === 0 ? '[]' : `["${column.values.join('","')}"]`;
-      }
-      tail += `,"memory":${this.memoryText}`;
-      heap += (column.shared ? 0 : arrayBytes(column.values.length)) + column.freshBytes;
+    if (this.withMemory && s.memory.length > 0) {
+      const column = this.memory;
+      column.write(out, s.memory);
+      heap += (column.shared ? 0 : arrayBytes(column.rows)) + column.freshBytes;
       json += 12 + column.jsonChars;
     }
-    if (this.config.enableReturnData === true && s.returnData.length > 0) {
-      const text = `0x${Buffer.from(s.returnData.buffer, s.returnData.byteOffset, s.returnData.length).toString('hex')}`;
-      tail += `,"returnData":"${text}"`;
-      heap += stringBytes(text.length);
-      json += text.length + 17;
+    if (this.withReturnData && s.returnData.length > 0) {
+      out.ascii(',"returnData":"0x');
+      out.hexBytes(s.returnData);
+      out.ascii('"');
+      const chars = 2 + 2 * s.returnData.length;
+      heap += stringBytes(chars);
+      json += chars + 17;
     }
     if (s.refund > 0n) {
-      tail += `,"refund":${Number(s.refund)}`;
+      out.ascii(',"refund":');
+      out.uint(Number(s.refund));
       json += 20;
     }
-    this.close();
-    const entry: OpenEntry = {
-      head: `{"pc":${s.pc},"op":"${s.opName}","gas":${Number(s.gas)},"gasCost":`,
-      gasCost: Number(s.gasCost),
-      tail,
-      storage: undefined,
-      error: undefined,
-    };
-    this.open = entry;
+    this.open = true;
     this.count++;
     this.budget.charge(heap + JSON_COPIES * json);
-    if (this.config.disableStorage === true) return undefined;
+    if (!this.asyncSteps || (s.op !== SLOAD && s.op !== SSTORE)) return undefined;
+    const entry = this.count;
     return touchSlots(s, this.storage, (slots) => this.keepStorage(entry, slots));
   }
 
-  private keepStorage(entry: OpenEntry, slots: Record<string, string>): void {
-    entry.storage = JSON.stringify(slots);
+  private opBytesOf(op: number, name: string): Buffer {
+    if (this.opNames[op] !== name) {
+      this.opNames[op] = name;
+      this.opBytes[op] = opText(name);
+    }
+    return this.opBytes[op]!;
+  }
+
+  private keepStorage(entry: number, slots: Record<string, string>): void {
+    // The entry is still open: the step that made it waits for its slot's value before the next one starts.
+    if (this.open && entry === this.count) this.openStorage = JSON.stringify(slots);
     const count = Object.keys(slots).length;
     this.budget.charge(objectBytes(2 * count) + stringBytes(64) * 2 + JSON_COPIES * (12 + count * SLOT_JSON));
   }
 
   callGas(forwarded: bigint): void {
-    if (this.open !== undefined) this.open.gasCost += Number(forwarded);
+    if (!this.open) return;
+    this.gasCost += Number(forwarded);
+    const moved = this.out.splice(this.gasCostAt, this.gasCostEnd, String(this.gasCost));
+    this.gasCostEnd += moved;
+    this.memory.moved(this.gasCostAt, moved);
   }
 
   exit(exit: { readonly error: string | undefined; readonly reverted: boolean }): void {
     if (exit.error === undefined || exit.reverted) return;
-    if (this.open !== undefined && this.open.error === undefined) this.open.error = exit.error;
+    if (this.open && this.openError === undefined) this.openError = exit.error;
   }
 
   txEnd(end: TxEnd): void {
     this.end = end;
   }
 
-  /** Writes the open entry: nothing amends it once the next one starts. */
+  /** Ends the open entry: nothing amends it once the next one starts. */
   private close(): void {
-    const e = this.open;
-    if (e === undefined) return;
-    let text = `${e.head}${e.gasCost}${e.tail}`;
-    if (e.storage !== undefined) text += `,"storage":${e.storage}`;
-    if (e.error !== undefined) text += `,"error":${JSON.stringify(e.error)}`;
-    this.pending.push(`${text}}`);
-    this.open = undefined;
-    // An entry is a string of ~10 pieces (V8 joins strings lazily): joined into one flat string, a chunk of entries
-    // is one object for the young generation's collector to copy instead of hundreds, which made those collections
-    // most of a trace's time (measured with --trace-gc over bench/trace.ts's countdown).
-    if (this.pending.length === CHUNK) {
-      this.chunks.push(this.pending.join(','));
-      this.pending = [];
+    if (!this.open) return;
+    const { out } = this;
+    if (this.openStorage !== undefined) {
+      out.ascii(',"storage":');
+      out.ascii(this.openStorage);
+      this.openStorage = undefined;
     }
+    if (this.openError !== undefined) {
+      out.ascii(',"error":');
+      out.utf8Text(JSON.stringify(this.openError));
+      this.openError = undefined;
+    }
+    out.ascii('}');
+    this.open = false;
   }
 
   result(): JsonText {
     this.close();
-    if (this.pending.length > 0) {
-      this.chunks.push(this.pending.join(','));
-      this.pending = [];
-    }
     const gas = Number(this.end?.gasUsed ?? 0n);
     const failed = this.end?.failed ?? false;
     const returnValue = bytesToUnprefixedHex(this.end?.returnValue ?? new Uint8Array(0));
-    return new JsonText(
-      `{"gas":${gas},"failed":${failed},"returnValue":"${returnValue}","structLogs":[${this.chunks.join(',')}]}`,
-    );
+    const head = `{"gas":${gas},"failed":${failed},"returnValue":"${returnValue}","structLogs":[`;
+    return new JsonText(`${head}${this.out.finish()}]}`);
   }
 }

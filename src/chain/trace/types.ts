@@ -35,6 +35,12 @@ export interface StepInfo {
   readonly depth: number;
   /** Bottom first, as the EVM holds it (not copied: read, never keep). */
   readonly stack: readonly bigint[];
+  /**
+   * Where a step can give it, the stack without a copy: the first `stackLength` words of `stackStore` (the
+   * interpreter's own array; read during the step only).
+   */
+  readonly stackStore?: readonly bigint[];
+  readonly stackLength?: number;
   /** Memory before the opcode (not copied). */
   readonly memory: Uint8Array;
   /** The account whose storage and balance the code works on. */
