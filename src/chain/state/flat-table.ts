@@ -236,7 +236,8 @@ export class FlatTable implements FlatReader {
       reverse.set(hexKey(key), before);
     };
     for (const account of batch.flatChanges!.accounts) {
-      if (!sameLeaf(account.before, account.after)) change(keys.flatAccount(account.hashedKey), account.before, account.after);
+      if (!sameLeaf(account.before, account.after))
+        change(keys.flatAccount(account.hashedKey), account.before, account.after);
       for (const slot of account.slots)
         if (!sameLeaf(slot.before, slot.after))
           change(keys.flatStorage(account.hashedKey, slot.hashedKey), slot.before, slot.after);

@@ -123,7 +123,6 @@ describe(`random blocks against @ethereumjs/vm (seed ${SEED})`, () => {
       report(subject.name, summary);
       made ??= summary.made;
       if (subject.rules !== undefined) expect(summary.rules).toEqual(subject.rules);
-      console.log("LISTED", flatOf(engine.chain).listedMoves);
       if (flatOf(engine.chain).checkListed)
         expect(flatOf(engine.chain).listedMoves, 'head moves staged from listed changes').toBeGreaterThan(0);
       expect(ledgerTransfers, 'transfers applied by the plain-transfer ledger').toBeGreaterThan(0);

@@ -93,7 +93,8 @@ describe('flat state on a dev engine', () => {
     let nonce = 0n;
     const store = (v: number) =>
       signedTx(chain, { from: 0, nonce: nonce++, to: contract, data: word(v), gasLimit: 200_000n }).serialize();
-    const pay = (to: number) => signedTx(chain, { from: 1, nonce: BigInt(to - 200), to: address(to), value: 5n }).serialize();
+    const pay = (to: number) =>
+      signedTx(chain, { from: 1, nonce: BigInt(to - 200), to: address(to), value: 5n }).serialize();
     const listedBefore = flatOf(chain).listedMoves;
     // One block each: slots set, changed, cleared, set again; then a block of several senders and slots.
     for (const v of [5, 7, 0, 9]) {
