@@ -26,6 +26,11 @@ import type { ChainStateManager } from '../state/state-view.js';
 interface AccountEntry {
   readonly address: Address;
   account: Account | null;
+  /** keccak(address), once: the flat state's key (see `takeFlatChanges`). */
+  hashed?: Uint8Array;
+  /** The account's leaf as the last taken changes left it, while `leafEpoch` is the state's (else unknown). */
+  leaf?: Uint8Array | null;
+  leafEpoch?: number;
 }
 
 /** One address's storage as far as it was read or written; `cleared`: emptied since the last root (misses read 0). */
@@ -33,6 +38,8 @@ interface StorageEntry {
   readonly address: Address;
   slots: Map<string, Uint8Array>;
   cleared: boolean;
+  /** keccak(slot) by slot key, once per slot written. */
+  hashedSlots?: Map<string, Uint8Array>;
 }
 
 /** How to take back one write (the journal holds these in write order). */
@@ -87,6 +94,8 @@ export class FlatState implements StateManagerInterface {
   private readonly baseSlots = new Map<string, Map<string, Uint8Array>>();
   /** A storage was emptied: its old slots are not listed here, so the table walks the tries instead. */
   private baseCleared = false;
+  /** Bumped whenever writes went unrecorded: every entry's kept `leaf` is then unknown. */
+  private leafEpoch = 0;
 
   readonly originalStorageCache: OriginalStorageCache;
 
@@ -329,6 +338,7 @@ export class FlatState implements StateManagerInterface {
     // Recorded from another start (a root computed and not taken): dropped. Recording starts over here only if
     // nothing was written since the last root, i.e. the accounts and slots held are the state at `parentRoot`.
     this.resetChanges(undefined);
+    this.leafEpoch++;
     const unwritten = this.dirtyAccounts.size > 0 || this.dirtySlots.size > 0 || this.dirtyCode.size > 0;
     if (!unwritten && this.journal.length === 0) this.changesFrom = parentRoot;
   }
@@ -351,6 +361,8 @@ export class FlatState implements StateManagerInterface {
     if (usable) {
       for (const [key, before] of this.baseAccounts) accounts.push(this.accountChange(key, before));
     }
+    // Not listed: the leaves of what changed were not kept, so none kept is trusted any more.
+    if (!usable) this.leafEpoch++;
     this.resetChanges(toRoot);
     return usable ? { fromRoot, toRoot, accounts } : undefined;
   }
@@ -362,18 +374,27 @@ export class FlatState implements StateManagerInterface {
     const after = entry.account === null ? null : entry.account.serialize();
     const storage = this.storage.get(key);
     const slotChanges: FlatLeafChange[] = [];
-    if (slots !== undefined && storage !== undefined)
+    if (slots !== undefined && storage !== undefined) {
+      const hashedSlots = (storage.hashedSlots ??= new Map());
       for (const [slot, prev] of slots) {
         const now = storage.slots.get(slot) ?? EMPTY;
         if (equalsBytes(prev, now)) continue;
+        let hashedKey = hashedSlots.get(slot);
+        if (hashedKey === undefined) hashedSlots.set(slot, (hashedKey = keccak256(hexToBytes(slot))));
         slotChanges.push({
-          hashedKey: keccak256(hexToBytes(slot)),
+          hashedKey,
           before: prev.length === 0 ? null : RLP.encode(prev),
           after: now.length === 0 ? null : RLP.encode(now),
         });
       }
-    const beforeLeaf = before === null ? null : before.serialize();
-    return { hashedKey: keccak256(entry.address.bytes), before: beforeLeaf, after, slots: slotChanges };
+    }
+    // The leaf the last listed changes left is the leaf at their end root, where these start: not encoded again.
+    const kept = entry.leafEpoch === this.leafEpoch ? entry.leaf : undefined;
+    const beforeLeaf = kept !== undefined ? kept : before === null ? null : before.serialize();
+    entry.leaf = after;
+    entry.leafEpoch = this.leafEpoch;
+    entry.hashed ??= keccak256(entry.address.bytes);
+    return { hashedKey: entry.hashed, before: beforeLeaf, after, slots: slotChanges };
   }
 
   async setStateRoot(): Promise<void> {
