@@ -180,5 +180,7 @@ if (heap !== undefined) {
 const perBlock = [...opCounts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${(v / (N + W + 1)).toFixed(1)}`);
 console.log(`LevelDB records per block: ${perBlock.join(', ')}`);
 console.log(`LevelDB writes per block: ${(levelWrites / (N + W + 1)).toFixed(2)}`);
+const flat = (engine.chain as any).view.flat;
+console.log(`flat-state head moves staged from listed changes: ${flat.listedMoves} of ${N + W + 1} blocks`);
 await engine.close();
 dir.remove();

@@ -3,6 +3,7 @@
  * writes only through `write(batch)`, one atomic LevelDB batch per imported block. With `writeBehind` a write is
  * queued and returns at once (write-behind.ts); reads then see queued values first.
  */
+import type { FlatChanges } from './flat-changes.js';
 import { mkdirSync } from 'node:fs';
 import { Level } from 'level';
 import { Tag } from './keys.js';
@@ -13,6 +14,8 @@ export type { WriteOp };
 /** Collects the writes of one block (chain records and state nodes) to commit them together. */
 export class WriteBatch {
   readonly ops: WriteOp[] = [];
+  /** The block's flat-state changes as its execution recorded them (flat-changes.ts), when it did. */
+  flatChanges: FlatChanges | undefined;
 
   put(key: Uint8Array, value: Uint8Array): this {
     this.ops.push({ type: 'put', key, value });

@@ -17,7 +17,8 @@ import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 import { callDeadlineInstalled } from './call-deadline.js';
 import { creditRewards } from './credit-rewards.js';
-import { flatStateOver } from './flat-state.js';
+import type { FlatChanges } from '../db/flat-changes.js';
+import { FlatState, flatStateOver } from './flat-state.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { leanFrames } from './call-frames.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
@@ -71,6 +72,8 @@ export interface RunnerResult {
   readonly stateWrites: BufferedTrieDB;
   /** The state the block finished on: the next block of a bulk run may continue on it (`BlockRunnerInput.state`). */
   readonly state?: OpenedState;
+  /** The flat-state changes as the flat execution recorded them (db/flat-changes.ts), when it ran on one. */
+  readonly flatChanges?: FlatChanges;
 }
 
 /**
@@ -103,6 +106,7 @@ export class BlockRunner {
   static async start(input: BlockRunnerInput): Promise<BlockRunner> {
     const opened = input.state ?? openState(input.store, input.common, input.parentStateRoot);
     const sm = input.flat === true ? flatStateOver(opened.stateManager) : opened.stateManager;
+    if (sm instanceof FlatState) sm.beginFlatChanges(input.parentStateRoot);
     await sm.checkpoint();
     const transfers =
       input.plainTransfers !== false && plainTransfersApply(input.common)
@@ -227,7 +231,9 @@ export class BlockRunner {
     await creditRewards(sm, rewards);
     await sm.commit();
     const stateRoot = await sm.getStateRoot();
+    const flatChanges = sm instanceof FlatState ? sm.takeFlatChanges(stateRoot) : undefined;
     return {
+      ...(flatChanges !== undefined ? { flatChanges } : {}),
       receipts: this.receipts,
       gasUsed: this.gasUsed,
       stateRoot,

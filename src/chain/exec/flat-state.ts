@@ -15,7 +15,9 @@
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
 import { OriginalStorageCache } from '@ethereumjs/statemanager';
-import { Account, type Address, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
+import { RLP } from '@ethereumjs/rlp';
+import { Account, type Address, equalsBytes, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
+import type { FlatAccountChange, FlatChanges, FlatLeafChange } from '../db/flat-changes.js';
 import { hexKey } from '../db/hex-key.js';
 import { keccak256 } from '../base/crypto.js';
 import type { ChainStateManager } from '../state/state-view.js';
@@ -24,6 +26,11 @@ import type { ChainStateManager } from '../state/state-view.js';
 interface AccountEntry {
   readonly address: Address;
   account: Account | null;
+  /** keccak(address), once: the flat state's key (see `takeFlatChanges`). */
+  hashed?: Uint8Array;
+  /** The account's leaf as the last taken changes left it, while `leafEpoch` is the state's (else unknown). */
+  leaf?: Uint8Array | null;
+  leafEpoch?: number;
 }
 
 /** One address's storage as far as it was read or written; `cleared`: emptied since the last root (misses read 0). */
@@ -31,6 +38,8 @@ interface StorageEntry {
   readonly address: Address;
   slots: Map<string, Uint8Array>;
   cleared: boolean;
+  /** keccak(slot) by slot key, once per slot written. */
+  hashedSlots?: Map<string, Uint8Array>;
 }
 
 /** How to take back one write (the journal holds these in write order). */
@@ -76,6 +85,18 @@ export class FlatState implements StateManagerInterface {
   private readonly dirtyCode = new Set<string>();
   private readonly dirtySlots = new Map<string, Set<string>>();
 
+  /**
+   * The block's flat-state changes (db/flat-changes.ts), recorded as it runs: the root they start from (undefined:
+   * not known, nothing recorded is handed out), and each account and slot's value there, taken at its first write.
+   */
+  private changesFrom: Uint8Array | undefined;
+  private readonly baseAccounts = new Map<string, Account | null>();
+  private readonly baseSlots = new Map<string, Map<string, Uint8Array>>();
+  /** A storage was emptied: its old slots are not listed here, so the table walks the tries instead. */
+  private baseCleared = false;
+  /** Bumped whenever writes went unrecorded: every entry's kept `leaf` is then unknown. */
+  private leafEpoch = 0;
+
   readonly originalStorageCache: OriginalStorageCache;
 
   constructor(private readonly backing: ChainStateManager) {
@@ -104,6 +125,8 @@ export class FlatState implements StateManagerInterface {
   }
 
   private setAccount(entry: AccountEntry, key: string, account: Account | null): void {
+    if (this.changesFrom !== undefined && !this.baseAccounts.has(key))
+      this.baseAccounts.set(key, entry.account === null ? null : copyAccount(entry.account));
     this.journal.push({ kind: 'account', key, prev: entry.account });
     entry.account = account;
     this.dirtyAccounts.add(key);
@@ -178,12 +201,20 @@ export class FlatState implements StateManagerInterface {
     if (slotKey.length !== 32) throw new Error('Storage key must be 32 bytes long');
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
     const key = hex(address.bytes);
-    if ((this.accounts.get(key) ?? (await this.accountEntry(address, key))).account === null)
-      throw new Error('putStorage() called on non-existing account');
+    const owner = this.accounts.get(key) ?? (await this.accountEntry(address, key));
+    if (owner.account === null) throw new Error('putStorage() called on non-existing account');
+    // The account's leaf changes with its storage root: its value at the recorded start is kept too.
+    if (this.changesFrom !== undefined && !this.baseAccounts.has(key))
+      this.baseAccounts.set(key, copyAccount(owner.account));
     // The value before is read first, so a revert can always put it back (also after a root was computed).
     const prev = await this.getStorage(address, slotKey);
     const storage = this.storageEntry(address, key);
     const slot = hex(slotKey);
+    if (this.changesFrom !== undefined) {
+      let base = this.baseSlots.get(key);
+      if (base === undefined) this.baseSlots.set(key, (base = new Map()));
+      if (!base.has(slot)) base.set(slot, prev);
+    }
     this.journal.push({ kind: 'slot', storage, key, slot, prev });
     storage.slots.set(slot, unpadBytes(value));
     this.markSlot(key, slot);
@@ -203,6 +234,7 @@ export class FlatState implements StateManagerInterface {
   }
 
   private clearSlots(storage: StorageEntry, key: string): void {
+    this.baseCleared = true;
     this.journal.push({ kind: 'clear', storage, key, prev: storage.slots, prevCleared: storage.cleared });
     storage.slots = new Map();
     storage.cleared = true;
@@ -298,6 +330,71 @@ export class FlatState implements StateManagerInterface {
     this.dirtySlots.clear();
     this.written = this.journal.length;
     return backing.getStateRoot();
+  }
+
+  /** A block starts on `parentRoot`: what is recorded from here on are its changes (see `takeFlatChanges`). */
+  beginFlatChanges(parentRoot: Uint8Array): void {
+    if (this.changesFrom !== undefined && equalsBytes(this.changesFrom, parentRoot)) return;
+    // Recorded from another start (a root computed and not taken): dropped. Recording starts over here only if
+    // nothing was written since the last root, i.e. the accounts and slots held are the state at `parentRoot`.
+    this.resetChanges(undefined);
+    this.leafEpoch++;
+    const unwritten = this.dirtyAccounts.size > 0 || this.dirtySlots.size > 0 || this.dirtyCode.size > 0;
+    if (!unwritten && this.journal.length === 0) this.changesFrom = parentRoot;
+  }
+
+  private resetChanges(from: Uint8Array | undefined): void {
+    this.changesFrom = from;
+    this.baseAccounts.clear();
+    this.baseSlots.clear();
+    this.baseCleared = false;
+  }
+
+  /**
+   * The changes from the recorded start to `toRoot` (what `getStateRoot` just returned), or undefined when they
+   * cannot be listed; either way recording starts again at `toRoot`. Only the leaves that differ are listed.
+   */
+  takeFlatChanges(toRoot: Uint8Array): FlatChanges | undefined {
+    const fromRoot = this.changesFrom;
+    const usable = fromRoot !== undefined && !this.baseCleared;
+    const accounts: FlatAccountChange[] = [];
+    if (usable) {
+      for (const [key, before] of this.baseAccounts) accounts.push(this.accountChange(key, before));
+    }
+    // Not listed: the leaves of what changed were not kept, so none kept is trusted any more.
+    if (!usable) this.leafEpoch++;
+    this.resetChanges(toRoot);
+    return usable ? { fromRoot, toRoot, accounts } : undefined;
+  }
+
+  /** Every written slot's account is in `baseAccounts` (putStorage), so its leaf's before is known. */
+  private accountChange(key: string, before: Account | null): FlatAccountChange {
+    const slots = this.baseSlots.get(key);
+    const entry = this.accounts.get(key)!;
+    const after = entry.account === null ? null : entry.account.serialize();
+    const storage = this.storage.get(key);
+    const slotChanges: FlatLeafChange[] = [];
+    if (slots !== undefined && storage !== undefined) {
+      const hashedSlots = (storage.hashedSlots ??= new Map());
+      for (const [slot, prev] of slots) {
+        const now = storage.slots.get(slot) ?? EMPTY;
+        if (equalsBytes(prev, now)) continue;
+        let hashedKey = hashedSlots.get(slot);
+        if (hashedKey === undefined) hashedSlots.set(slot, (hashedKey = keccak256(hexToBytes(slot))));
+        slotChanges.push({
+          hashedKey,
+          before: prev.length === 0 ? null : RLP.encode(prev),
+          after: now.length === 0 ? null : RLP.encode(now),
+        });
+      }
+    }
+    // The leaf the last listed changes left is the leaf at their end root, where these start: not encoded again.
+    const kept = entry.leafEpoch === this.leafEpoch ? entry.leaf : undefined;
+    const beforeLeaf = kept !== undefined ? kept : before === null ? null : before.serialize();
+    entry.leaf = after;
+    entry.leafEpoch = this.leafEpoch;
+    entry.hashed ??= keccak256(entry.address.bytes);
+    return { hashedKey: entry.hashed, before: beforeLeaf, after, slots: slotChanges };
   }
 
   async setStateRoot(): Promise<void> {

@@ -107,6 +107,7 @@ export class BlockImporter {
     };
 
     const batch = new WriteBatch();
+    batch.flatChanges = result.flatChanges;
     result.stateWrites.writeTo(batch);
     store.stageBlock(batch, block, result.receipts, td);
     if (federation !== undefined) store.stageLastCheckpoint(batch, hash, weight.lastCheckpoint);

@@ -77,6 +77,8 @@ export class FlatTable implements FlatReader {
   readonly layers: FlatLayers;
   /** How many times a move's diff failed and the table was dropped for a rebuild (tests assert none). */
   rebuilds = 0;
+  /** Moves staged from their execution's listed changes instead of a walk (tests assert the path is taken). */
+  listedMoves = 0;
   /** Decoded nodes of the last diffs (trie-walk.ts), for the next one's old side. */
   private readonly decoded = new Lru<string, Node>(4096);
   /** A move's write is in flight: the table is between two states. */
@@ -175,8 +177,10 @@ export class FlatTable implements FlatReader {
       let dropped = rebuild;
       if (!rebuild && (this.mode === 'ready' || this.mode === 'building') && !equalsBytes(before, newRoot)) {
         try {
-          reverse = this.stageDiff(batch, newRoot);
+          reverse = this.listed(batch, newRoot) ? this.stageListed(batch) : this.stageDiff(batch, newRoot);
+          if (this.checkListed && batch.flatChanges !== undefined) this.compareWithWalk(batch, newRoot, reverse);
         } catch (err) {
+          if (err instanceof FlatChangesMismatchError) throw err;
           // Never fail the head move for the table's sake: it is dropped (in this batch) and built again.
           this.options.log?.info('flat state: the diff to the new head cannot be walked, rebuilding', {
             reason: err instanceof MissingTrieNodeError ? err.message : String(err),
@@ -207,6 +211,62 @@ export class FlatTable implements FlatReader {
       if (reverse !== undefined && this.mode === 'ready') this.layers.push(before, reverse);
     });
     if (this.mode === 'clearing') this.resumeBuild();
+  }
+
+  /**
+   * Whether the move's batch lists its changes (db/flat-changes.ts) from exactly the table's state to `newRoot`, on a
+   * complete table: then they are staged as listed, without walking the two tries.
+   */
+  private listed(batch: WriteBatch, newRoot: Uint8Array): boolean {
+    const changes = batch.flatChanges;
+    return (
+      changes !== undefined &&
+      this.mode === 'ready' &&
+      equalsBytes(changes.fromRoot, this.root) &&
+      equalsBytes(changes.toRoot, newRoot)
+    );
+  }
+
+  private stageListed(batch: WriteBatch): Map<string, Uint8Array | null> {
+    this.listedMoves++;
+    const reverse = new Map<string, Uint8Array | null>();
+    const change = (key: Uint8Array, before: Uint8Array | null, after: Uint8Array | null) => {
+      if (after === null) batch.del(key);
+      else batch.put(key, after);
+      reverse.set(hexKey(key), before);
+    };
+    for (const account of batch.flatChanges!.accounts) {
+      if (!sameLeaf(account.before, account.after))
+        change(keys.flatAccount(account.hashedKey), account.before, account.after);
+      for (const slot of account.slots)
+        if (!sameLeaf(slot.before, slot.after))
+          change(keys.flatStorage(account.hashedKey, slot.hashedKey), slot.before, slot.after);
+    }
+    return reverse;
+  }
+
+  /**
+   * Tests' proof of the listed path: the walk's diff of the same move, staged into a scratch batch, must hold the
+   * same table writes and reverse values (in any order); a difference throws (never swallowed as a rebuild).
+   */
+  checkListed = false;
+
+  private compareWithWalk(batch: WriteBatch, newRoot: Uint8Array, reverse: Map<string, Uint8Array | null>): void {
+    const scratch = new WriteBatch();
+    scratch.ops.push(...batch.ops.filter((op) => op.key[0] === Tag.state));
+    const walked = this.stageDiff(scratch, newRoot);
+    const ours = new Map<string, Uint8Array | null>();
+    const theirs = new Map<string, Uint8Array | null>();
+    for (const op of batch.ops)
+      if (op.key[0] === Tag.flatAccount || op.key[0] === Tag.flatStorage)
+        ours.set(hexKey(op.key), op.type === 'put' ? op.value : null);
+    for (const op of scratch.ops)
+      if (op.key[0] === Tag.flatAccount || op.key[0] === Tag.flatStorage)
+        theirs.set(hexKey(op.key), op.type === 'put' ? op.value : null);
+    const same = (a: Map<string, Uint8Array | null>, b: Map<string, Uint8Array | null>) =>
+      a.size === b.size && [...a].every(([k, v]) => b.has(k) && sameLeaf(v, b.get(k)!));
+    if (!same(ours, theirs)) throw new FlatChangesMismatchError('table writes', ours, theirs);
+    if (!same(reverse, walked)) throw new FlatChangesMismatchError('reverse values', reverse, walked);
   }
 
   /** Stages the diff from the table's root to `newRoot` (below the cursor while building); returns the reverse diff. */
@@ -371,6 +431,19 @@ export class FlatTable implements FlatReader {
 }
 
 const bytesOfHex = (hex: string): Uint8Array => Buffer.from(hex, 'hex');
+
+const sameLeaf = (a: Uint8Array | null, b: Uint8Array | null): boolean =>
+  a === null || b === null ? a === b : equalsBytes(a, b);
+
+/** The listed changes of a move differ from the walk's (`FlatTable.checkListed`, tests only). */
+export class FlatChangesMismatchError extends Error {
+  constructor(what: string, listed: Map<string, Uint8Array | null>, walked: Map<string, Uint8Array | null>) {
+    const show = (m: Map<string, Uint8Array | null>) =>
+      [...m].map(([k, v]) => `${k}=${v === null ? 'null' : Buffer.from(v).toString('hex')}`).join(', ');
+    super(`flat state: listed ${what} differ from the walk's: listed {${show(listed)}}, walked {${show(walked)}}`);
+    this.name = 'FlatChangesMismatchError';
+  }
+}
 
 /** Key order (util's compareBytes goes through bigints). */
 const compareBytes = (a: Uint8Array, b: Uint8Array): number => Buffer.compare(a, b);

@@ -15,6 +15,7 @@ import type { NetworkDefinition } from '../../../src/chain/networks/types.js';
 import { CallExecutor } from '../../../src/chain/exec/call.js';
 import { PlainTransferLedger } from '../../../src/chain/exec/plain-transfers.js';
 import { scopedEngines } from '../engine/scoped-engines.js';
+import { flatOf } from '../state/flat-check.js';
 import { type BlockSubject, type CallSubject, type RunSummary, runDifferential } from './harness.js';
 
 const BLOCKS = Number(process.env.DIFF_BLOCKS ?? 10);
@@ -42,7 +43,15 @@ const devAcrossForks: NetworkDefinition = {
 
 /** Engines under test that make the blocks: a new narrow path of block execution adds a line here. */
 const MINERS: readonly BlockSubject[] = [
-  { name: 'dev miner (instant seal: warm state, flat state, plain transfers, write-behind)', open: devEngine },
+  {
+    name: 'dev miner (instant seal: warm state, flat state, plain transfers, write-behind)',
+    // Every head move's listed flat-state changes are checked against the trie walk's (FlatTable.checkListed).
+    open: async (dataDir) => {
+      const engine = await devEngine(dataDir);
+      flatOf(engine.chain).checkListed = true;
+      return engine;
+    },
+  },
   {
     name: 'dev miner across ETC forks (Magneto, Mystique at 3, Spiral at 6)',
     open: (dataDir) =>
@@ -114,6 +123,8 @@ describe(`random blocks against @ethereumjs/vm (seed ${SEED})`, () => {
       report(subject.name, summary);
       made ??= summary.made;
       if (subject.rules !== undefined) expect(summary.rules).toEqual(subject.rules);
+      if (flatOf(engine.chain).checkListed)
+        expect(flatOf(engine.chain).listedMoves, 'head moves staged from listed changes').toBeGreaterThan(0);
       expect(ledgerTransfers, 'transfers applied by the plain-transfer ledger').toBeGreaterThan(0);
       expect(summary.transactions).toBeGreaterThan(summary.blocks * 3);
       // The random blocks reach what they are for (issue 40: transfers, calls, creations, reverts, self-destructs,

@@ -73,4 +73,42 @@ describe('flat state on a dev engine', () => {
     await dev.reset();
     await expectTableAtHead(chain);
   });
+
+  it("stages the dev miner's blocks from their execution's listed changes, equal to the trie walk", async () => {
+    const engine = await engines.open({
+      dataDir: engines.newDir(),
+      network: 'dev',
+      seal: 'instant',
+      mining: { coinbase: address(0xcb) },
+    });
+    const chain = engine.chain;
+    const dev = devControlsOf(engine);
+    await flatReady(chain);
+    // Every listed move is staged and also walked; a difference throws instead of being written.
+    flatOf(chain).checkListed = true;
+    // v = calldata word: slot 0 = v, slot 1 = v + 1, slot 2 = v (v = 0 clears slots 0 and 2).
+    const code = Uint8Array.from(Buffer.from('600035' + '80600055' + '80600101600155' + '600255' + '00', 'hex'));
+    const contract = address(0xc0de);
+    await dev.edit([{ kind: 'code', address: contract, code }]);
+    let nonce = 0n;
+    const store = (v: number) =>
+      signedTx(chain, { from: 0, nonce: nonce++, to: contract, data: word(v), gasLimit: 200_000n }).serialize();
+    const pay = (to: number) =>
+      signedTx(chain, { from: 1, nonce: BigInt(to - 200), to: address(to), value: 5n }).serialize();
+    const listedBefore = flatOf(chain).listedMoves;
+    // One block each: slots set, changed, cleared, set again; then a block of several senders and slots.
+    for (const v of [5, 7, 0, 9]) {
+      await engine.pool.add(store(v));
+      await dev.mine(1);
+      await expectTableAtHead(chain);
+    }
+    await engine.pool.add(store(0));
+    await engine.pool.add(store(3));
+    await engine.pool.add(pay(200));
+    await engine.pool.add(pay(201));
+    await dev.mine(1);
+    await expectTableAtHead(chain);
+    expect((await chain.getBlock(chain.getHead().header.number))!.transactions.length).toBe(4);
+    expect(flatOf(chain).listedMoves - listedBefore).toBe(5);
+  });
 });
