@@ -1,7 +1,7 @@
 /**
- * `npx tsx bench/trace-engine.ts [ms=3000]`: the trace engine alone, in process (no HTTP, no JSON-RPC dispatch): the
+ * `npx tsx bench/trace-engine.ts [ms=3000] [only]`: the trace engine alone, in process (no HTTP, no JSON-RPC dispatch): the
  * trace bench's countdown transaction (bench/trace.ts) on a dev chain, traced with the struct logger and callTracer
- * for `ms` each; per tracer, ms per trace for the trace and for its answer's JSON. Run it under `node --cpu-prof`
+ * for `ms` each (`only`: just the run of that name, e.g. `callTracer`); per tracer, ms per trace for the trace and for its answer's JSON, and the process's CPU per trace (all threads, GC included). Run it under `node --cpu-prof`
  * (`node --cpu-prof --import tsx bench/trace-engine.ts`) to see where a trace's time goes without the transport.
  */
 import { hexToBytes } from '@ethereumjs/util';
@@ -14,6 +14,7 @@ import { mine, openDevChain, signedTx, tempDir } from '../test/chain/engine/fixt
 import { countdownRuntime, deployCode } from '../test/trace/evm-asm.js';
 
 const ms = Number(process.argv[2] ?? 3000);
+const only = process.argv[3];
 const dir = tempDir('trace-engine-');
 const chain = await openDevChain(dir.dir);
 try {
@@ -29,13 +30,14 @@ try {
   const tx = signedTx(chain, { from: 0, nonce: 1n, to: countdown, data, gasLimit: 1_000_000n });
   await mine(chain, [tx]);
   const hash = tx.hash();
-  const runs: [string, TraceOptions][] = [
+  const allRuns: [string, TraceOptions][] = [
     ['struct logger', { jsonText: true }],
     ['struct logger (objects)', {}],
     ['struct logger (generic)', { generic: true }],
     ['callTracer', { tracer: 'callTracer', jsonText: true }],
     ['callTracer (generic)', { tracer: 'callTracer', generic: true }],
   ];
+  const runs = allRuns.filter(([name]) => only === undefined || name === only);
   // A first round warms the code up (JIT) and is not reported.
   for (const [round, [name, opts]] of [...runs, ...runs].entries()) {
     const fastResult = await traceTransaction(chain, hash, opts);
@@ -47,6 +49,7 @@ try {
     let jsonMs = 0;
     let bytes = 0;
     const end = performance.now() + ms;
+    const cpu0 = process.cpuUsage();
     while (performance.now() < end) {
       const t0 = performance.now();
       const result = await traceTransaction(chain, hash, opts);
@@ -60,9 +63,13 @@ try {
       traceMs += t1 - t0;
       n++;
     }
+    const cpu = process.cpuUsage(cpu0);
     const per = (x: number) => (x / n).toFixed(3);
     if (round < runs.length) continue;
-    process.stdout.write(`${name}: ${n} traces, ${per(traceMs)} ms trace + ${per(jsonMs)} ms JSON (${bytes} bytes)\n`);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    process.stdout.write(
+      `${name}: ${n} traces, ${per(traceMs)} ms trace + ${per(jsonMs)} ms JSON (${bytes} bytes), ${per(cpuMs)} ms CPU\n`,
+    );
   }
 } finally {
   await chain.close();

@@ -16,6 +16,8 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InterpreterLike } from '../exec/sync-step.js';
 import { clearStepProbe, setStepProbe, type StepProbe } from '../exec/step-probe.js';
+import { callDeadlineInstalled } from '../exec/call-deadline.js';
+import { clearOpProbe, setOpProbe } from '../exec/op-probe.js';
 import { heldFor, type TraceBudget } from './budget.js';
 import { ProbedStep } from './probed-step.js';
 import { gethError } from './geth-errors.js';
@@ -46,6 +48,26 @@ const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATE
 /** Gas added to a value-carrying CALL / CALLCODE for the callee, free to the caller (every fork since Frontier). */
 const CALL_STIPEND = 2300n;
 const EMPTY = new Uint8Array(0);
+
+/**
+ * Steps between two looks at the caps and the clock for a tracer of frames only: its steps cost what an eth_call's
+ * do (~0.1 µs), so about every 0.1 ms.
+ */
+const FRAMES_CHECK_EVERY = 1024;
+
+/**
+ * The opcodes a tracer without `step` is shown (a flag per byte): those that open frames (their type and caller),
+ * LOGs and SELFDESTRUCT where it takes them, and the invalid ones (an 'invalid opcode' error names the byte).
+ */
+function probedOps(evm: EVM, tracer: Tracer): Uint8Array {
+  const ops = new Uint8Array(256);
+  const table = (evm as unknown as { _opcodeMap: ({ opcodeInfo: { isInvalid: boolean } } | undefined)[] })._opcodeMap;
+  for (let op = 0; op < 256; op++) if (table[op]?.opcodeInfo.isInvalid !== false) ops[op] = 1;
+  for (const op of FRAME_OF_OP.keys()) ops[op] = 1;
+  if (tracer.log !== undefined) ops.fill(1, 0xa0, 0xa5);
+  if (tracer.enter !== undefined) ops[0xff] = 1;
+  return ops;
+}
 
 /** The deadline of a whole request (several transactions of a block share it). */
 export interface Deadline {
@@ -208,6 +230,37 @@ export class TraceSession {
       step: (interpreter, fee, gasLeft, words) => this.probeStep(interpreter, fee, gasLeft, words),
     };
     if (!(await setStepProbe(evm, probe))) return false;
+    this.listenFrames(evm, () => clearStepProbe(evm));
+    return true;
+  }
+
+  /**
+   * For a tracer without `step`: as `attachProbe`, with an op probe (exec/op-probe.ts) that sees only the opcodes
+   * the tracer's frames, logs and errors need, so every other step runs as an untraced one; false (nothing
+   * attached) where the interpreter's wrapper is not installed.
+   */
+  async attachFrames(evm: EVM): Promise<boolean> {
+    if (this.tracer.step !== undefined || !(await callDeadlineInstalled)) return false;
+    const ops = probedOps(evm, this.tracer);
+    let countdown = FRAMES_CHECK_EVERY;
+    setOpProbe(evm, {
+      before: (interpreter) => {
+        if (this.failure !== undefined) throw this.failure;
+        const rs = interpreter._runState;
+        if (ops[rs.opCode] === 1) this.record(() => this.probed1(interpreter, 0n, rs.gasLeft, rs.memoryWordCount));
+        if (--countdown !== 0) return undefined;
+        countdown = FRAMES_CHECK_EVERY;
+        if (!this.sliceOver()) return undefined;
+        return nextTurn().then(() => {
+          this.sliceStart = performance.now();
+        });
+      },
+    });
+    this.listenFrames(evm, () => clearOpProbe(evm));
+    return true;
+  }
+
+  private listenFrames(evm: EVM, unset: () => void): void {
     this.probed = true;
     const before = (m: Message): void => this.onEnter(m);
     const after = (r: EVMResult): void => this.onExit(r);
@@ -219,12 +272,11 @@ export class TraceSession {
     evm.events.on('afterMessage', after);
     evm.events.on('newContract', created);
     this.detachAll = () => {
-      clearStepProbe(evm);
+      unset();
       evm.events.off('beforeMessage', before);
       evm.events.off('afterMessage', after);
       evm.events.off('newContract', created);
     };
-    return true;
   }
 
   detach(): void {

@@ -35,7 +35,9 @@ export async function runTraced(
   const afterTx = (e: { execResult: { returnValue: Uint8Array } }): void => {
     returnValue = e.execResult.returnValue;
   };
-  if (opts.generic === true || !(await session.attachProbe(evm))) session.attach(evm);
+  // Frames-only tracers run untraced steps (attachFrames); the others see each step through a probe.
+  const attached = opts.generic !== true && ((await session.attachFrames(evm)) || (await session.attachProbe(evm)));
+  if (!attached) session.attach(evm);
   vm.events.on('afterTx', afterTx);
   let outcome: RunOutcome;
   try {
