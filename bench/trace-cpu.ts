@@ -32,9 +32,11 @@ const child = spawn(
 );
 const url = `http://127.0.0.1:${port}/`;
 
-function cpuMs(): number {
+/** [user, system, main thread's user + system] CPU ms of the node (all threads). */
+function cpuMs(): [number, number, number] {
   const fields = readFileSync(`/proc/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const main = readFileSync(`/proc/${child.pid}/task/${child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return [Number(fields[11]) * 10, Number(fields[12]) * 10, (Number(main[11]) + Number(main[12])) * 10];
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -58,7 +60,7 @@ try {
     ['callTracer', 'debug_traceTransaction', [hash, { tracer: 'callTracer' }]],
     ['struct logger', 'debug_traceTransaction', [hash, {}]],
   ];
-  const results = new Map<string, { cpu: number[]; rate: number[] }>();
+  const results = new Map<string, { cpu: number[]; sys: number[]; main: number[]; rate: number[] }>();
   for (let round = -1; round < rounds; round++) {
     for (const [name, method, params] of kinds) {
       const end = performance.now() + (round < 0 ? 1000 : seconds * 1000);
@@ -69,15 +71,18 @@ try {
         n++;
       }
       if (round < 0) continue;
-      const r = results.get(name) ?? { cpu: [], rate: [] };
-      r.cpu.push((cpuMs() - cpu0) / n);
+      const r = results.get(name) ?? { cpu: [], sys: [], main: [], rate: [] };
+      const cpu1 = cpuMs();
+      r.cpu.push((cpu1[0] + cpu1[1] - cpu0[0] - cpu0[1]) / n);
+      r.sys.push((cpu1[1] - cpu0[1]) / n);
+      r.main.push((cpu1[2] - cpu0[2]) / n);
       r.rate.push(n / seconds);
       results.set(name, r);
     }
   }
   for (const [name, r] of results)
     process.stdout.write(
-      `${name}: ${median(r.rate).toFixed(1)} req/s, ${median(r.cpu).toFixed(3)} ms server CPU per request\n`,
+      `${name}: ${median(r.rate).toFixed(1)} req/s, ${median(r.cpu).toFixed(3)} ms server CPU per request (system ${median(r.sys).toFixed(3)}, main thread ${median(r.main).toFixed(3)})\n`,
     );
 } finally {
   const exited = new Promise((r) => child.once('exit', r));
