@@ -18,6 +18,7 @@ import type { InterpreterLike } from '../exec/sync-step.js';
 import { clearStepProbe, setStepProbe, type StepProbe } from '../exec/step-probe.js';
 import { callDeadlineInstalled } from '../exec/call-deadline.js';
 import { clearOpProbe, setOpProbe } from '../exec/op-probe.js';
+import { FRAME_OF_OP, FRAMES_CHECK_EVERY, probedOps } from './probed-ops.js';
 import { heldFor, type TraceBudget } from './budget.js';
 import { ProbedStep } from './probed-step.js';
 import { gethError } from './geth-errors.js';
@@ -35,39 +36,10 @@ const CHECK_EVERY = 8;
 const SLICE_MS = 5;
 
 const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
-/** The frame a CALL-family or CREATE opcode opens, by opcode byte (the probe's path, which has no names). */
-const FRAME_OF_OP: ReadonlyMap<number, FrameType> = new Map<number, FrameType>([
-  [0xf0, 'CREATE'],
-  [0xf1, 'CALL'],
-  [0xf2, 'CALLCODE'],
-  [0xf4, 'DELEGATECALL'],
-  [0xf5, 'CREATE2'],
-  [0xfa, 'STATICCALL'],
-]);
 const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 /** Gas added to a value-carrying CALL / CALLCODE for the callee, free to the caller (every fork since Frontier). */
 const CALL_STIPEND = 2300n;
 const EMPTY = new Uint8Array(0);
-
-/**
- * Steps between two looks at the caps and the clock for a tracer of frames only: its steps cost what an eth_call's
- * do (~0.1 µs), so about every 0.1 ms.
- */
-const FRAMES_CHECK_EVERY = 1024;
-
-/**
- * The opcodes a tracer without `step` is shown (a flag per byte): those that open frames (their type and caller),
- * LOGs and SELFDESTRUCT where it takes them, and the invalid ones (an 'invalid opcode' error names the byte).
- */
-function probedOps(evm: EVM, tracer: Tracer): Uint8Array {
-  const ops = new Uint8Array(256);
-  const table = (evm as unknown as { _opcodeMap: ({ opcodeInfo: { isInvalid: boolean } } | undefined)[] })._opcodeMap;
-  for (let op = 0; op < 256; op++) if (table[op]?.opcodeInfo.isInvalid !== false) ops[op] = 1;
-  for (const op of FRAME_OF_OP.keys()) ops[op] = 1;
-  if (tracer.log !== undefined) ops.fill(1, 0xa0, 0xa5);
-  if (tracer.enter !== undefined) ops[0xff] = 1;
-  return ops;
-}
 
 /** The deadline of a whole request (several transactions of a block share it). */
 export interface Deadline {
