@@ -6,7 +6,8 @@
  * each, after a warm-up) so machine noise hits them alike; the median is reported, with each server's CPU time per
  * trace where /proc gives it (a loaded machine stretches wall time far more than CPU time).
  *   npx tsx bench/trace.ts            writes bench/results/trace.md
- * Knobs: BENCH_TRACE_RUNS (3), BENCH_TRACE_SECONDS (3), BENCH_TRACE_STEPS (1000).
+ * Knobs: BENCH_TRACE_RUNS (3), BENCH_TRACE_SECONDS (3), BENCH_TRACE_STEPS (1000); BENCH_NODE_DIR=<checkout> runs the
+ * svc-node of another checkout (an A/B in one session; the results file is still written here).
  * Hardhat comes from bench/peers (installed there on first use, as the peer comparison does).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -66,7 +67,7 @@ async function startSvcNode(): Promise<Target> {
   const { NODE_ENV: _dropped, ...env } = process.env; // production-like: no result validation
   const args = ['--import', 'tsx', 'src/main.ts', '--http.port', String(port), '--http.addr', '127.0.0.1'];
   const child = spawn(process.execPath, [...args, '--no-p2p', '--datadir', datadir], {
-    cwd: repo,
+    cwd: process.env.BENCH_NODE_DIR ?? repo,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -10,7 +10,8 @@
  * the step throws `CallTimeoutError`, which is not an EVM error, so no frame catches it: it leaves `runTx`,
  * and the VM it ran on is discarded (CallExecutor never reuses a VM that threw).
  *
- * The same install replaces the interpreter's frame loop for legacy code by one that runs the steps needing no await
+ * The same wrapper calls an EVM's op probe (op-probe.ts: a tracer of frames) before each step. The same install
+ * replaces the interpreter's frame loop for legacy code by one that runs the steps needing no await
  * without a promise (sync-step.ts); with a deadline every step still passes the check here.
  *
  * Measured with bench/eth-call.ts (see the operating guide, codegen/docs/guides/operating.md, "Limits"). If a future version moves `runStep`,
@@ -18,6 +19,7 @@
  */
 import { interpreterPrototype } from './evm-interpreter.js';
 import { performance } from 'node:perf_hooks';
+import { opProbeOf } from './op-probe.js';
 import { coversFrame, type FrameOutcome, type InterpreterLike, runLegacyCode, runStepInline } from './sync-step.js';
 
 /** Steps between two clock reads: a step costs ~0.1–1 µs, so the limit is overshot by well under a millisecond. */
@@ -67,6 +69,13 @@ async function install(): Promise<boolean> {
     if (deadline !== undefined && --deadline.countdown === 0) {
       deadline.countdown = CHECK_EVERY;
       if (performance.now() > deadline.at) throw new CallTimeoutError(deadline.limitMs);
+    }
+    // A frames-only tracer's probe (op-probe.ts) sees the step first; it may ask for a turn of the event loop.
+    const probe = opProbeOf(this._evm);
+    if (probe !== undefined) {
+      const pending = probe.before(this);
+      if (pending !== undefined)
+        return pending.then(() => (runStepInline(this, opcode) ? undefined : original.call(this, opcode)));
     }
     if (runStepInline(this, opcode)) return undefined;
     return original.call(this, opcode);

@@ -1,5 +1,6 @@
 /**
- * MSTORE, MLOAD, SLOAD and CALLDATALOAD for call VMs, without @ethereumjs/evm's trips through hex strings.
+ * MSTORE, MLOAD, SLOAD and CALLDATALOAD for call VMs, without @ethereumjs/evm's trips through hex strings (and
+ * PUSHes without per-push rule checks: `analysedPush`).
  *
  * The library turns a 256-bit stack word into memory bytes as `setLengthLeft(bigIntToBytes(word), 32)` (the word
  * printed as hex, parsed back, then padded by spreading both arrays into a new one) and bytes into a word as
@@ -68,7 +69,13 @@ interface RunState {
     storageLoad(key: Uint8Array): Promise<Uint8Array>;
   };
 }
-type Handler = (runState: RunState) => void | Promise<void>;
+type Handler = (runState: RunState, common?: unknown) => void | Promise<void>;
+interface PushState {
+  readonly shouldDoJumpAnalysis: boolean;
+  readonly cachedPushes: Record<number, bigint>;
+  readonly opCode: number;
+  programCounter: number;
+}
 interface OpcodeEntry {
   readonly opHandler: Handler;
   readonly syncGas?: SyncGas;
@@ -175,5 +182,27 @@ export function leanOpcodes(evm: object): boolean {
       ...(syncGas[code] !== undefined ? { syncGas: syncGas[code] } : {}),
     };
   }
+  const common = (evm as { common?: Common & { isActivatedEIP(eip: number): boolean } }).common;
+  if (common !== undefined && !common.isActivatedEIP(6800) && !common.isActivatedEIP(7864)) {
+    for (let code = 0x60; code <= 0x7f; code++) {
+      const entry = table[code];
+      if (entry !== undefined && typeof entry.opHandler === 'function')
+        table[code] = { ...entry, opHandler: analysedPush(entry.opHandler) };
+    }
+  }
   return true;
+}
+
+/**
+ * PUSH1…PUSH32 once the frame's code is analysed: the value the analysis decoded, as the library's handler takes
+ * it, without the handler's two EIP checks per push (code-chunk gas, EIP-6800/7864: only for rules without them).
+ * Before the analysis the library's handler decodes the bytes itself.
+ */
+function analysedPush(library: Handler): Handler {
+  return (runState, common) => {
+    const rs = runState as RunState & PushState;
+    if (rs.shouldDoJumpAnalysis) return library(runState, common);
+    rs.stack.push(rs.cachedPushes[rs.programCounter]!);
+    rs.programCounter += rs.opCode - 0x5f;
+  };
 }

@@ -33,6 +33,7 @@ import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import { keccak256 } from '../base/crypto.js';
 import { FlatLookup } from './flat-lookup.js';
+import { keepRead } from './kept-reads.js';
 import { StateTrie, type StateTrieCaches, isMissingNode } from './state-trie.js';
 import { BufferedTrieDB, type TrieNodeStore } from './trie-db.js';
 import type { WrittenKeys } from './written-keys.js';
@@ -100,7 +101,10 @@ export class ChainStateManager extends MerkleStateManager {
     super(opts);
   }
 
-  /** The account from the flat state, into the account cache as the library puts a trie read; undefined: not there. */
+  /**
+   * The account from the flat state, into the account cache as the library puts a trie read (but kept by a revert:
+   * kept-reads.ts); undefined: not there.
+   */
   private flatAccount(address: Address): Account | null | undefined {
     if (this.flat === undefined || this._caches?.account?.get(address) !== undefined) return undefined;
     const trie = this._trie as StateTrie;
@@ -108,7 +112,11 @@ export class ChainStateManager extends MerkleStateManager {
     const leaf = this.flat.account(trie.root(), keccak256(address.bytes));
     if (leaf === undefined) return undefined;
     const account = leaf === null ? undefined : createAccountFromRLP(leaf);
-    this._caches?.account?.put(address, account);
+    const cache = this._caches?.account;
+    if (cache !== undefined) {
+      cache.put(address, account);
+      keepRead(cache, bytesToUnprefixedHex(address.bytes));
+    }
     return account ?? null;
   }
 

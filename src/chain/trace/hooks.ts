@@ -16,6 +16,9 @@ import { performance } from 'node:perf_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InterpreterLike } from '../exec/sync-step.js';
 import { clearStepProbe, setStepProbe, type StepProbe } from '../exec/step-probe.js';
+import { callDeadlineInstalled } from '../exec/call-deadline.js';
+import { clearOpProbe, setOpProbe } from '../exec/op-probe.js';
+import { FRAME_OF_OP, FRAMES_CHECK_EVERY, probedOps } from './probed-ops.js';
 import { heldFor, type TraceBudget } from './budget.js';
 import { ProbedStep } from './probed-step.js';
 import { gethError } from './geth-errors.js';
@@ -33,15 +36,6 @@ const CHECK_EVERY = 8;
 const SLICE_MS = 5;
 
 const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
-/** The frame a CALL-family or CREATE opcode opens, by opcode byte (the probe's path, which has no names). */
-const FRAME_OF_OP: ReadonlyMap<number, FrameType> = new Map<number, FrameType>([
-  [0xf0, 'CREATE'],
-  [0xf1, 'CALL'],
-  [0xf2, 'CALLCODE'],
-  [0xf4, 'DELEGATECALL'],
-  [0xf5, 'CREATE2'],
-  [0xfa, 'STATICCALL'],
-]);
 const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 /** Gas added to a value-carrying CALL / CALLCODE for the callee, free to the caller (every fork since Frontier). */
 const CALL_STIPEND = 2300n;
@@ -208,6 +202,37 @@ export class TraceSession {
       step: (interpreter, fee, gasLeft, words) => this.probeStep(interpreter, fee, gasLeft, words),
     };
     if (!(await setStepProbe(evm, probe))) return false;
+    this.listenFrames(evm, () => clearStepProbe(evm));
+    return true;
+  }
+
+  /**
+   * For a tracer without `step`: as `attachProbe`, with an op probe (exec/op-probe.ts) that sees only the opcodes
+   * the tracer's frames, logs and errors need, so every other step runs as an untraced one; false (nothing
+   * attached) where the interpreter's wrapper is not installed.
+   */
+  async attachFrames(evm: EVM): Promise<boolean> {
+    if (this.tracer.step !== undefined || !(await callDeadlineInstalled)) return false;
+    const ops = probedOps(evm, this.tracer);
+    let countdown = FRAMES_CHECK_EVERY;
+    setOpProbe(evm, {
+      before: (interpreter) => {
+        if (this.failure !== undefined) throw this.failure;
+        const rs = interpreter._runState;
+        if (ops[rs.opCode] === 1) this.record(() => this.probed1(interpreter, 0n, rs.gasLeft, rs.memoryWordCount));
+        if (--countdown !== 0) return undefined;
+        countdown = FRAMES_CHECK_EVERY;
+        if (!this.sliceOver()) return undefined;
+        return nextTurn().then(() => {
+          this.sliceStart = performance.now();
+        });
+      },
+    });
+    this.listenFrames(evm, () => clearOpProbe(evm));
+    return true;
+  }
+
+  private listenFrames(evm: EVM, unset: () => void): void {
     this.probed = true;
     const before = (m: Message): void => this.onEnter(m);
     const after = (r: EVMResult): void => this.onExit(r);
@@ -219,12 +244,11 @@ export class TraceSession {
     evm.events.on('afterMessage', after);
     evm.events.on('newContract', created);
     this.detachAll = () => {
-      clearStepProbe(evm);
+      unset();
       evm.events.off('beforeMessage', before);
       evm.events.off('afterMessage', after);
       evm.events.off('newContract', created);
     };
-    return true;
   }
 
   detach(): void {

@@ -175,6 +175,8 @@ async function replay(
     envBlock: block,
     ancestors,
     plainTransfers: false,
+    // The lean frames of calls and sealing (exec/call-frames.ts); the generic path, the reference, keeps the library's.
+    leanEvm: opts.generic !== true,
     ...(state !== undefined ? { state } : {}),
   });
   const vm = await runner.vmForTracing();

@@ -17,6 +17,14 @@ export interface RunOutcome {
 
 const EMPTY = new Uint8Array(0);
 
+/** The addresses of an EVM's precompiles (fixed by its rules), kept per EVM: a replay's VM serves many traces. */
+const precompileSets = new WeakMap<EVM, ReadonlySet<string>>();
+function precompilesOf(evm: EVM): ReadonlySet<string> {
+  let set = precompileSets.get(evm);
+  if (set === undefined) precompileSets.set(evm, (set = new Set(evm.precompiles.keys())));
+  return set;
+}
+
 export async function runTraced(
   vm: VM,
   start: Omit<TxStart, 'state'>,
@@ -30,12 +38,14 @@ export async function runTraced(
   const state = vm.stateManager;
   await events.txStart?.({ ...start, state });
   const evm = vm.evm as EVM;
-  const session = new TraceSession(tracer, deadline, budget, new Set(evm.precompiles.keys()));
+  const session = new TraceSession(tracer, deadline, budget, precompilesOf(evm));
   let returnValue: Uint8Array = EMPTY;
   const afterTx = (e: { execResult: { returnValue: Uint8Array } }): void => {
     returnValue = e.execResult.returnValue;
   };
-  if (opts.generic === true || !(await session.attachProbe(evm))) session.attach(evm);
+  // Frames-only tracers run untraced steps (attachFrames); the others see each step through a probe.
+  const attached = opts.generic !== true && ((await session.attachFrames(evm)) || (await session.attachProbe(evm)));
+  if (!attached) session.attach(evm);
   vm.events.on('afterTx', afterTx);
   let outcome: RunOutcome;
   try {
