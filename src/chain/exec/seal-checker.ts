@@ -85,6 +85,8 @@ interface Pending {
 /** A worker that dies this many times in a row leaves checks failing with an error (never a silent pass). */
 const MAX_RESTARTS = 3;
 const WORKER_HEAP_MB = 512;
+/** How long closing waits for the verdicts under way before ending the worker anyway. */
+const CLOSE_WAIT_MS = 10_000;
 
 export class SealChecker {
   private worker: Worker | undefined;
@@ -145,9 +147,14 @@ export class SealChecker {
     while (this.pending.size > 0 && !this.closed) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
   }
 
-  /** Waits for the checks under way (at most `lag` blocks), then ends the worker. */
+  /** Waits for the checks under way (at most `lag` blocks, a few seconds at most), then ends the worker. */
   async close(): Promise<void> {
-    await this.drain();
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    });
+    await Promise.race([this.drain(), bound]);
+    clearTimeout(timer);
     this.closed = true;
     this.wake();
     const worker = this.worker;
@@ -156,14 +163,25 @@ export class SealChecker {
   }
 
   private send(job: SealCheckJob): void {
-    const worker = this.worker ?? this.start();
-    worker.ref();
-    worker.postMessage(job satisfies ToSealWorker);
+    try {
+      const worker = this.worker ?? this.start();
+      worker.ref();
+      worker.postMessage(job satisfies ToSealWorker);
+    } catch (err) {
+      const entry = this.pending.get(job.id);
+      this.pending.delete(job.id);
+      this.counts.errors++;
+      if (entry !== undefined) this.opts.onError(entry.subject.block, `the seal-check worker: ${String(err)}`);
+      this.wake();
+    }
   }
 
   private start(): Worker {
+    const { network } = this.opts.setup;
+    const { loadAlloc: _, ...genesis } = network.genesis;
     const worker = spawnSiblingWorker(import.meta.url, 'seal-check-worker', {
-      workerData: this.opts.setup,
+      // A function cannot cross (the allocation's loader); the reference reads the state from the trie anyway.
+      workerData: { ...this.opts.setup, network: { ...network, genesis } },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     this.worker = worker;
