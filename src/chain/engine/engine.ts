@@ -241,8 +241,8 @@ export class ChainEngine {
       `block ${e.block.header.number} sealed by this node differs from @ethereumjs/vm's execution of it: ` +
       `${first?.tx !== undefined ? `transaction ${first.tx}, ` : ''}${first?.field}: sealed ${first?.sealed}, reference ${first?.reference}. ` +
       `The head is back at block ${e.rewoundTo?.header.number ?? 'unchanged'}, its transactions are back in the pool, and block ` +
-      'production is stopped. This is a bug in svc-node\'s faster execution paths: please report it; to go on, ' +
-      'restart the node with --no-exec.lean (blocks sealed with the library\'s own execution paths).';
+      "production is stopped. This is a bug in svc-node's faster execution paths: please report it; to go on, " +
+      "restart the node with --no-exec.lean (blocks sealed with the library's own execution paths).";
     const fields = {
       block: Number(e.block.header.number),
       hash: bytesToHex(e.block.hash()),

@@ -20,7 +20,11 @@ export interface SealedReceipt {
   readonly stateRoot?: Uint8Array;
   readonly cumulativeGasUsed: bigint;
   readonly gasUsed: bigint;
-  readonly logs: readonly { readonly address: Uint8Array; readonly topics: readonly Uint8Array[]; readonly data: Uint8Array }[];
+  readonly logs: readonly {
+    readonly address: Uint8Array;
+    readonly topics: readonly Uint8Array[];
+    readonly data: Uint8Array;
+  }[];
   readonly logsBloom: Uint8Array;
   readonly contractAddress?: Uint8Array;
 }

@@ -169,7 +169,8 @@ async function check(job: SealCheckJob): Promise<SealDifference[]> {
   const txs: TypedTransaction[] = job.txs.map((bytes, i) =>
     createTxFromRLP(bytes, { common, freeze: !impersonated.has(i) }),
   );
-  for (const [i, sender] of impersonated) (txs[i] as { getSenderAddress: () => Address }).getSenderAddress = () => sender;
+  for (const [i, sender] of impersonated)
+    (txs[i] as { getSenderAddress: () => Address }).getSenderAddress = () => sender;
   const block = new Block(header, txs, [], undefined, { common });
   const sm = stateAt(common, job.parentRoot);
   const ancestors: EVMMockBlockchainInterface = {
@@ -276,7 +277,12 @@ port.on('message', (message: ToSealWorker) => {
     try {
       post({ kind: 'verdict', id: message.id, differences: await check(message) });
     } catch (err) {
-      post({ kind: 'verdict', id: message.id, differences: [], error: err instanceof Error ? err.message : String(err) });
+      post({
+        kind: 'verdict',
+        id: message.id,
+        differences: [],
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   });
 });

@@ -70,9 +70,7 @@ export class SealCheckFailedError extends Error {
 export function describeDifferences(differences: readonly SealDifference[], max = 4): string {
   const shown = differences
     .slice(0, max)
-    .map(
-      (d) => `${d.tx !== undefined ? `tx ${d.tx} ` : ''}${d.field}: sealed ${d.sealed}, reference ${d.reference}`,
-    );
+    .map((d) => `${d.tx !== undefined ? `tx ${d.tx} ` : ''}${d.field}: sealed ${d.sealed}, reference ${d.reference}`);
   const more = differences.length > max ? `; ${differences.length - max} more` : '';
   return shown.join('; ') + more;
 }
@@ -102,7 +100,12 @@ export class SealChecker {
   constructor(private readonly opts: SealCheckerOptions) {}
 
   /** Blocks checked (a verdict either way), found different, left without a verdict, and waiting now. */
-  get stats(): { readonly checked: number; readonly failed: number; readonly errors: number; readonly pending: number } {
+  get stats(): {
+    readonly checked: number;
+    readonly failed: number;
+    readonly errors: number;
+    readonly pending: number;
+  } {
     return { ...this.counts, pending: this.pending.size };
   }
 
@@ -247,7 +250,11 @@ export class SealChecker {
         ...(error !== undefined ? { error } : {}),
       } satisfies ToSealWorker);
     if (ancestry.length === 0) reply();
-    else Promise.all(ancestry).then(() => reply(), (err: unknown) => reply(String(err)));
+    else
+      Promise.all(ancestry).then(
+        () => reply(),
+        (err: unknown) => reply(String(err)),
+      );
   }
 
   private onDeath(worker: Worker, cause: string): void {

@@ -29,7 +29,12 @@ export interface ChainEvents {
 
 export interface SealCheckFailedEvent {
   readonly block: Block;
-  readonly differences: readonly { readonly tx?: number; readonly field: string; readonly sealed: string; readonly reference: string }[];
+  readonly differences: readonly {
+    readonly tx?: number;
+    readonly field: string;
+    readonly sealed: string;
+    readonly reference: string;
+  }[];
   /** The head after the rewind; undefined when the block had left the canonical chain already. */
   readonly rewoundTo: Block | undefined;
 }

@@ -65,8 +65,20 @@ async function honestBlocks(chain: Blockchain): Promise<{ counter: Uint8Array; b
   const counter = first.assembled.receipts[0]!.contractAddress!;
   const second = await mine(chain, [
     signedTx(chain, { from: 1, nonce: 0n, to: new Uint8Array(20).fill(0x77), value: 10n ** 18n }),
-    signedTx(chain, { from: 0, nonce: 1n, to: counter, data: encodeCounterCall('increment', [3n]), gasLimit: 200_000n }),
-    signedTx(chain, { from: 2, nonce: 0n, to: counter, data: encodeCounterCall('increment', [0n]), gasLimit: 200_000n }),
+    signedTx(chain, {
+      from: 0,
+      nonce: 1n,
+      to: counter,
+      data: encodeCounterCall('increment', [3n]),
+      gasLimit: 200_000n,
+    }),
+    signedTx(chain, {
+      from: 2,
+      nonce: 0n,
+      to: counter,
+      data: encodeCounterCall('increment', [0n]),
+      gasLimit: 200_000n,
+    }),
   ]);
   return { counter, blocks: [first.block, second.block] };
 }
@@ -135,7 +147,13 @@ describe('the seal checker', () => {
         },
     );
     await mine(chain, [
-      signedTx(chain, { from: 0, nonce: 2n, to: counter, data: encodeCounterCall('increment', [1n]), gasLimit: 200_000n }),
+      signedTx(chain, {
+        from: 0,
+        nonce: 2n,
+        to: counter,
+        data: encodeCounterCall('increment', [1n]),
+        gasLimit: 200_000n,
+      }),
     ]);
     await settled(chain, failures, 1);
     expect(dropped).toBe(true);
@@ -151,12 +169,21 @@ describe('the seal checker', () => {
       'putStorage',
       (original) =>
         async function (this: FlatState, address, key, value) {
-          const off = value.length === 0 ? Uint8Array.of(1) : Uint8Array.from(value, (b, i) => (i === value.length - 1 ? b ^ 1 : b));
+          const off =
+            value.length === 0
+              ? Uint8Array.of(1)
+              : Uint8Array.from(value, (b, i) => (i === value.length - 1 ? b ^ 1 : b));
           return original.call(this, address, key, off);
         },
     );
     await mine(chain, [
-      signedTx(chain, { from: 0, nonce: 2n, to: counter, data: encodeCounterCall('increment', [1n]), gasLimit: 200_000n }),
+      signedTx(chain, {
+        from: 0,
+        nonce: 2n,
+        to: counter,
+        data: encodeCounterCall('increment', [1n]),
+        gasLimit: 200_000n,
+      }),
     ]);
     await settled(chain, failures, 1);
     const fields = failures[0]?.differences.map((d) => d.field) ?? [];
