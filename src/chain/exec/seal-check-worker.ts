@@ -78,8 +78,12 @@ function ask(item: NodeAskItem): Promise<Uint8Array | null> {
       batch = undefined;
       const id = nextAsk++;
       waiting.set(id, {
-        resolve: (values) => fresh.resolvers.forEach((r, i) => r(values[i] ?? null)),
-        reject: (e) => fresh.rejecters.forEach((r) => r(e)),
+        resolve: (values) => {
+          for (let i = 0; i < fresh.resolvers.length; i++) fresh.resolvers[i]!(values[i] ?? null);
+        },
+        reject: (e) => {
+          for (const r of fresh.rejecters) r(e);
+        },
       });
       post({ kind: 'reads', id, items: fresh.items });
     });
