@@ -163,6 +163,46 @@ function stateAt(common: Common, root: Uint8Array): NotingStateManager {
 
 // ---------------------------------------------------------------- one block
 
+/**
+ * One VM per rule set, reset to each block's parent state (`setStateRoot`: the library's state manager holds no cache
+ * here, so nothing of the previous block survives but the trie nodes, which are content-addressed). createVM per
+ * block cost the worker about as much as a small block's execution.
+ */
+const references = new Map<Common, { vm: VM; sm: NotingStateManager; job: SealCheckJob | undefined }>();
+
+async function referenceFor(
+  common: Common,
+  job: SealCheckJob,
+  fresh = false,
+): Promise<{ vm: VM; sm: NotingStateManager }> {
+  let ref = references.get(common);
+  if (ref === undefined) {
+    const sm = stateAt(common, job.parentRoot);
+    const ancestors: EVMMockBlockchainInterface = {
+      getBlock: async (n: number) => {
+        const hash = (await ask(['h', ref!.job!.id, BigInt(n)])) ?? new Uint8Array(32);
+        return { hash: () => hash } as unknown as Block;
+      },
+      putBlock: async () => {},
+      shallowCopy: () => ancestors,
+    };
+    const vm = await createVM({ common: common.copy(), stateManager: sm, blockchain: ancestors });
+    ref = { vm, sm, job };
+    references.set(common, ref);
+  }
+  ref.job = job;
+  ref.sm.written.clear();
+  try {
+    await ref.sm.setStateRoot(job.parentRoot);
+  } catch (err) {
+    // A check that failed half-way may leave a checkpoint open: start that rule set over once.
+    references.delete(common);
+    if (fresh) throw err;
+    return referenceFor(common, job, true);
+  }
+  return ref;
+}
+
 const hex = (v: Uint8Array | bigint | number | undefined): string =>
   v === undefined ? 'none' : typeof v === 'object' ? bytesToHex(v) : String(v);
 
@@ -176,16 +216,7 @@ async function check(job: SealCheckJob): Promise<SealDifference[]> {
   for (const [i, sender] of impersonated)
     (txs[i] as { getSenderAddress: () => Address }).getSenderAddress = () => sender;
   const block = new Block(header, txs, [], undefined, { common });
-  const sm = stateAt(common, job.parentRoot);
-  const ancestors: EVMMockBlockchainInterface = {
-    getBlock: async (n: number) => {
-      const hash = (await ask(['h', job.id, BigInt(n)])) ?? new Uint8Array(32);
-      return { hash: () => hash } as unknown as Block;
-    },
-    putBlock: async () => {},
-    shallowCopy: () => ancestors,
-  };
-  const vm: VM = await createVM({ common: common.copy(), stateManager: sm, blockchain: ancestors });
+  const { vm, sm } = await referenceFor(common, job);
   const out: SealDifference[] = [];
   const differ = (field: string, sealed: string, reference: string, tx?: number) => {
     if (sealed !== reference) out.push({ ...(tx !== undefined ? { tx } : {}), field, sealed, reference });
