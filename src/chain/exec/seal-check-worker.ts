@@ -18,7 +18,7 @@ import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { MerklePatriciaTrie } from '@ethereumjs/mpt';
 import { RLP } from '@ethereumjs/rlp';
-import { MerkleStateManager } from '@ethereumjs/statemanager';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
 import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
 import {
   Address,
@@ -30,6 +30,8 @@ import {
   ValueEncoding,
 } from '@ethereumjs/util';
 import { createVM, encodeReceipt, runTx, type VM } from '@ethereumjs/vm';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BlockCodec } from '../codec/block-codec.js';
 import { Lru } from '../db/lru.js';
@@ -37,6 +39,7 @@ import type { NetworkDefinition } from '../networks/types.js';
 import { evmRulesAt } from '../rules/evmRules.js';
 import { creditRewards } from './credit-rewards.js';
 import { withoutSenderCodeCheck } from './impersonated-run.js';
+import { sharedCommon } from './shared-common.js';
 import type {
   FromSealWorker,
   NodeAnswer,
@@ -48,12 +51,23 @@ import type {
 } from './seal-check-protocol.js';
 
 const port = parentPort!;
+
+// The checks are background work: on Linux this thread alone takes the lowest priority (a thread id is a
+// process id to setpriority), so it runs on the cores the main thread and the node's clients leave idle.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+} catch {
+  // Elsewhere it keeps the process's priority; the lag bound still holds the miner back when it falls behind.
+}
 const setup = workerData as SealCheckSetup;
 const network: NetworkDefinition = {
   ...setup.network,
   genesis: { ...setup.network.genesis, loadAlloc: () => Promise.resolve([]) },
 };
-const commonAt = (number: bigint): Common => evmRulesAt(network, number);
+// One Common per rule set, as the call workers build them (shared-common.ts: the library's parameter sets applied once,
+// not again by every header and transaction that copies it); the VM's is its own copy.
+const commonAt = (number: bigint): Common => sharedCommon(evmRulesAt(network, number));
 const codec = new BlockCodec(commonAt, commonAt, setup.checkpointing);
 const post = (message: FromSealWorker): void => port.postMessage(message);
 
@@ -158,7 +172,8 @@ class NotingStateManager extends MerkleStateManager {
 
 function stateAt(common: Common, root: Uint8Array): NotingStateManager {
   const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common, root });
-  return new NotingStateManager({ common, trie });
+  // The library's own caches (its client's setting): writes reach the trie once per block instead of once per put.
+  return new NotingStateManager({ common, trie, caches: new Caches() });
 }
 
 // ---------------------------------------------------------------- one block
@@ -208,7 +223,8 @@ const hex = (v: Uint8Array | bigint | number | undefined): string =>
 
 async function check(job: SealCheckJob): Promise<SealDifference[]> {
   const header = codec.header(job.header as BlockHeaderBytes);
-  const common = header.common;
+  // The rule set's shared Common (a header holds a copy of it): the key of the VM kept for that rule set.
+  const common = commonAt(header.number);
   const impersonated = new Map(job.impersonated.map(([i, sender]) => [i, new Address(sender)]));
   const txs: TypedTransaction[] = job.txs.map((bytes, i) =>
     createTxFromRLP(bytes, { common, freeze: !impersonated.has(i) }),

@@ -89,6 +89,7 @@ const CLOSE_WAIT_MS = 10_000;
 export class SealChecker {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
+  private readonly outbox: SealCheckJob[] = [];
   private nextId = 1;
   private restarts = 0;
   private failure: SealCheckFailedError | undefined;
@@ -134,7 +135,14 @@ export class SealChecker {
       receipts: subject.receipts.map(sealedReceipt),
     });
     this.pending.set(job.id, { job, subject });
-    this.send(job);
+    // Posted once this turn's work (the import's answer) is done: a worker woken at once competes with it for a core.
+    this.outbox.push(job);
+    if (this.outbox.length === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    if (this.closed) return;
+    for (const job of this.outbox.splice(0)) if (this.pending.has(job.id)) this.send(job);
   }
 
   /** Resolves once fewer than `lag` blocks wait for a verdict; rejects once a block failed its check. */
