@@ -52,11 +52,11 @@ import type {
 
 const port = parentPort!;
 
-// The checks are background work: on Linux this thread alone takes a low priority (nice 10; a thread id is a
+// The checks are background work: on Linux this thread alone takes the lowest priority (nice 19; a thread id is a
 // process id to setpriority), so it runs on the cores the main thread and the node's clients leave idle.
 try {
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
 } catch {
   // Elsewhere it keeps the process's priority; the lag bound still holds the miner back when it falls behind.
 }
