@@ -204,6 +204,20 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
       },
     });
     new Gauge({
+      name: 'svc_seal_checks',
+      help: 'Blocks sealed here and re-executed by @ethereumjs/vm on a worker (exec.seal-check-lag): checked, failed (differed; production stopped), errors (no verdict), pending',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        const stats = followEngine()?.chain.sealChecks?.stats;
+        if (stats === undefined) return;
+        this.set({ outcome: 'checked' }, stats.checked);
+        this.set({ outcome: 'failed' }, stats.failed);
+        this.set({ outcome: 'errors' }, stats.errors);
+        this.set({ outcome: 'pending' }, stats.pending);
+      },
+    });
+    new Gauge({
       name: 'svc_datadir_size_bytes',
       help: 'Bytes of the files under the data directory (chain database, keystore, Ethash caches kept there); measured at most once a minute',
       registers,

@@ -120,8 +120,13 @@ export interface NodeConfig {
   readonly caches: CacheLimits;
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
   readonly writeBehind: boolean;
-  /** `exec.*`: worker threads for eth_call and its kin (0 = the main thread) and how many calls may wait for one. */
-  readonly exec: { readonly workers: number; readonly maxQueued: number };
+  /** `exec.*`: call workers (0 = the main thread) and their queue; blocks sealed here: their paths and their checks. */
+  readonly exec: {
+    readonly workers: number;
+    readonly maxQueued: number;
+    readonly sealCheckLag: number;
+    readonly lean: boolean;
+  };
   /** `state.*`: which states are kept (`--gcmode`), and how far traces re-execute into pruned ones. */
   readonly state: StateRetentionOptions & { readonly reexec: number; readonly pruneMinBytes: number };
   /** ECIP-1097 checkpointing with the dev federation (dev only; the engine uses `devWithCheckpointing`). */
@@ -306,7 +311,12 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     forkRequests: forkRequestsOf(get),
     caches,
     writeBehind: get('db.write-behind'),
-    exec: { workers: get('exec.workers'), maxQueued: get('exec.max-queued') },
+    exec: {
+      workers: get('exec.workers'),
+      maxQueued: get('exec.max-queued'),
+      sealCheckLag: get('exec.seal-check-lag'),
+      lean: get('exec.lean'),
+    },
     state: {
       // Test chains are replaced and rewound at will by retesteth: they keep every state.
       mode: testmode ? 'archive' : gcmode,

@@ -153,10 +153,12 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
     caches: config.caches,
     writeBehind: config.writeBehind,
-    callWorkers: config.exec,
+    callWorkers: { workers: config.exec.workers, maxQueued: config.exec.maxQueued },
+    execution: { lean: config.exec.lean, sealCheckLag: config.exec.sealCheckLag },
     retention: config.state,
     pruning: { minTriggerBytes: config.state.pruneMinBytes },
     onWarning: (message) => log.warn(message),
+    onError: (message, fields) => log.error(message, fields),
     log: log.child({ component: 'engine' }),
     logs: {
       maxBlockRange: config.rpc.logs.maxBlockRange,

@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { bytesToBigInt, equalsBytes } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
 import { BlockAssembler, type AssembledBlock, type AssembleOptions } from '../assembly/assembler.js';
 import { BULK_CHUNK, EmptyChunkBuilder, type ExtendedBlock, type ExtendHeadOptions } from '../assembly/empty-chunk.js';
 import { SealedBlocks } from '../exec/sealed-blocks.js';
@@ -55,6 +55,9 @@ import { WrittenKeys } from '../state/written-keys.js';
 import type { TraceChain } from '../trace/replay.js';
 import type { OpenOptions } from './open-options.js';
 import { StatePruner } from './pruner.js';
+import { checkCheckpointingMeta } from './checkpointing-meta.js';
+import { openSealChecks } from './seal-checks.js';
+import type { SealChecker } from '../exec/seal-checker.js';
 
 export type { OpenOptions };
 
@@ -76,6 +79,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   readonly snapState: SnapStateStore;
   /** After a snap sync: bodies and receipts below its base, fetched afterwards (history/backfill-store.ts). */
   readonly history: HistoryBackfillStore;
+  /** Re-executes the blocks imported on their assembly's word (exec/seal-checker.ts); the miner waits for its room. */
+  readonly sealChecks: SealChecker | undefined;
 
   private constructor(
     private readonly db: ChainDB,
@@ -97,7 +102,10 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     this.forkChoice = new ForkChoice(this.view, store, db, federation, this);
     const parts = { view: this.view, store, nodes, rules, federation, warm: this.warm };
     const built = { ...parts, sealed: new SealedBlocks(), evmOnly: opts.evmOnly === true };
-    this.importer = new BlockImporter({ ...built, codec, validator: this.validator, forkChoice: this.forkChoice });
+    const rewindTo = (n: bigint) => this.rewindTo(n);
+    this.sealChecks = openSealChecks({ opts, nodes, view: this.view, events: this, rewindTo });
+    const importParts = { codec, validator: this.validator, forkChoice: this.forkChoice, checks: this.sealChecks };
+    this.importer = new BlockImporter({ ...built, ...importParts });
     this.assembler = new BlockAssembler({ ...built, flatState: opts.flatState === true });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
     this.history = new HistoryBackfillStore(db, store);
@@ -161,7 +169,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
       const expected = declaredGenesisBlock(network, common) ?? (await buildGenesis(network, common, this.nodes)).block;
       if (!equalsBytes(expected.hash(), storedGenesis))
         throw GenesisMismatchError.ofDatabase(this.opts.dataDir, network.name, storedGenesis, expected);
-      await this.checkCheckpointingMeta();
+      await checkCheckpointingMeta(this.store, this.federation, this.opts.dataDir);
       genesis = (await this.store.getBlock(storedGenesis))!;
       await this.history.open();
     }
@@ -180,24 +188,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     await this.view.openAt(base, await this.store.getMeta('head'));
   }
 
-  /**
-   * A database keeps the header form it was created with: ECIP-1097 headers (16 fields from the activation block)
-   * or standard ones. Opening it the other way would mix both on one chain, which peers of either kind refuse.
-   */
-  private async checkCheckpointingMeta(): Promise<void> {
-    const stored = await this.store.getMeta('checkpointing');
-    const storedActivation = stored === undefined ? undefined : bytesToBigInt(stored);
-    const activation = this.federation?.activationBlock;
-    if (storedActivation === activation) return;
-    const describe = (a: bigint | undefined) =>
-      a === undefined ? 'without ECIP-1097 checkpointing' : `with ECIP-1097 checkpointing from block ${a}`;
-    throw new Error(
-      `the database in ${this.opts.dataDir} was created ${describe(storedActivation)}, but the node runs ${describe(activation)}: ` +
-        'use another data directory (or the same checkpointing setting as before)',
-    );
-  }
-
   async close(): Promise<void> {
+    await this.sealChecks?.close();
     await this.pruning?.close();
     await this.importQueue.catch(() => undefined);
     await this.view.flat.close();

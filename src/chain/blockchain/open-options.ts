@@ -2,6 +2,7 @@
 import type { CacheLimits } from '../base/cache-limits.js';
 import type { ProgressLogger } from '../base/progress-log.js';
 import type { ForkUpstream } from '../fork/upstream.js';
+import type { NetworkDefinition } from '../networks/types.js';
 import type { ChainRules, EngineNetwork, SealVerifier } from '../rules/engine-types.js';
 import type { StateRetentionOptions } from '../state/retention.js';
 import type { CallPool } from '../view/call-pool.js';
@@ -35,6 +36,17 @@ export interface OpenOptions {
   readonly log?: ProgressLogger;
   /** Full mode: when pruning cycles run, how long their slices are, where their figures go (blockchain/pruner.ts). */
   readonly pruning?: PruningOptions;
+  /**
+   * Re-execute every block imported on its own assembly's word with @ethereumjs/vm on a worker
+   * (exec/seal-checker.ts): at most `lag` unverified blocks ahead; `onError` hears of checks that could not run.
+   * Default: none (a forked chain's partial state cannot be read by node hash, so it never gets one).
+   */
+  readonly sealChecks?: {
+    readonly lag: number;
+    /** The worker builds its rules from the definition, as the call workers do (rules/evmRules.ts). */
+    readonly network: NetworkDefinition;
+    readonly onError?: (message: string) => void;
+  };
   /** Worker threads for message calls (view/call-pool.ts); the opener closes it. Default: calls on this thread. */
   readonly callPool?: CallPool;
 }

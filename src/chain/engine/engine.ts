@@ -10,6 +10,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import { Blockchain } from '../blockchain/blockchain.js';
 import { cacheLimitsOf, type CacheLimits } from '../base/cache-limits.js';
 import { CallPool } from '../view/call-pool.js';
+import type { SealCheckFailedEvent } from '../view/chain-events.js';
 import { attachLogServices, type EngineLogs, type LogServiceOptions } from './engine-logs.js';
 import { engineNetworkOf, etcEngineRules } from './engine-adapters.js';
 import { EngineMemo } from './engine-memo.js';
@@ -52,6 +53,14 @@ export interface EngineOptions {
    */
   readonly callWorkers?: { readonly workers: number; readonly maxQueued: number };
   readonly onWarning?: (message: string) => void;
+  /** Errors the operator must act on (a block sealed here that @ethereumjs/vm computes otherwise); default: a warning. */
+  readonly onError?: (message: string, fields: Record<string, unknown>) => void;
+  /**
+   * Blocks this node seals: `lean` false assembles them with the library's own paths (no plain-transfer shortcut,
+   * lean call frames or flat state); `sealCheckLag` bounds the blocks imported on their assembly's word that wait
+   * for @ethereumjs/vm's re-execution (exec/seal-checker.ts; default 4). Not with `rules` (test mode's chains).
+   */
+  readonly execution?: { readonly lean?: boolean; readonly sealCheckLag?: number };
   /** Where long engine work (an Ethash cache build) logs its start, progress lines and end; default: silent. */
   readonly log?: ProgressLogger;
   readonly mining?: MiningOptions;
@@ -109,6 +118,7 @@ export class ChainEngine {
     const forked = opts.fork !== undefined;
     const definition = sealMode === 'instant' && !forked ? instantSealNetwork(named) : named;
     const devChain = definition.name === 'dev' || forked;
+    const lean = opts.execution?.lean !== false;
     const network = engineNetworkOf(definition);
     const pow = await Ethash.create({
       params: definition.pow.ecip1099Block == null ? {} : { ecip1099Block: definition.pow.ecip1099Block },
@@ -163,7 +173,16 @@ export class ChainEngine {
         onError: (err) => opts.onWarning?.(`state pruning cycle failed: ${(err as Error)?.message ?? err}`),
         ...opts.pruning,
       },
-      ...(devChain ? { flatState: true } : {}),
+      ...(devChain && lean ? { flatState: true } : { evmOnly: !lean }),
+      ...(opts.rules === undefined
+        ? {
+            sealChecks: {
+              lag: opts.execution?.sealCheckLag ?? 4,
+              network: definition,
+              ...(opts.onWarning ? { onError: opts.onWarning } : {}),
+            },
+          }
+        : {}),
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });
@@ -196,6 +215,7 @@ export class ChainEngine {
     const engine = new ChainEngine(sealMode, definition, network, chain, pow, pool, miner, logs);
     engine.callPool = callPool;
     engine.keepPoolInStep();
+    chain.on('sealCheckFailed', (e) => engine.stopOnMismatch(e, opts));
     return engine;
   }
 
@@ -212,6 +232,26 @@ export class ChainEngine {
     this.chain.on('newHead', (block: Block) => {
       this.trackPoolSync(this.pool.onBlockAdded(block.transactions));
     });
+  }
+
+  /** A block sealed here that the reference computes otherwise: production stops, the operator hears what differed. */
+  private stopOnMismatch(e: SealCheckFailedEvent, opts: EngineOptions): void {
+    const first = e.differences[0];
+    const message =
+      `block ${e.block.header.number} sealed by this node differs from @ethereumjs/vm's execution of it: ` +
+      `${first?.tx !== undefined ? `transaction ${first.tx}, ` : ''}${first?.field}: sealed ${first?.sealed}, reference ${first?.reference}. ` +
+      `The head is back at block ${e.rewoundTo?.header.number ?? 'unchanged'}, its transactions are back in the pool, and block ` +
+      "production is stopped. This is a bug in svc-node's faster execution paths: please report it; to go on, " +
+      "restart the node with --no-exec.lean (blocks sealed with the library's own execution paths).";
+    const fields = {
+      block: Number(e.block.header.number),
+      hash: bytesToHex(e.block.hash()),
+      differences: e.differences.slice(0, 16),
+      ...(e.rewoundTo !== undefined ? { head: Number(e.rewoundTo.header.number) } : {}),
+    };
+    if (opts.onError !== undefined) opts.onError(message, fields);
+    else opts.onWarning?.(message);
+    if (this.miner.consensus !== 'none' && this.miner.isRunning) void this.miner.stop();
   }
 
   /**

@@ -6,6 +6,7 @@ import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { bytesToHex, equalsBytes, KECCAK256_RLP } from '@ethereumjs/util';
 import type { SealedBlocks } from '../exec/sealed-blocks.js';
+import type { SealChecker } from '../exec/seal-checker.js';
 import type { WarmState } from '../exec/warm-state.js';
 import type { ChainView } from '../view/chain-view.js';
 import { checkpointOf, type ChainWeight, type Federation } from '../checkpointing/index.js';
@@ -36,6 +37,11 @@ export interface ImporterParts {
   readonly warm: WarmState;
   /** Run every transaction through the EVM, plain transfers included. */
   readonly evmOnly: boolean;
+  /**
+   * Re-executes every block imported on its assembly's word with @ethereumjs/vm's own code, off the answer path
+   * (exec/seal-checker.ts). Undefined where no reference can read the state (a fork's partial tries, test mode).
+   */
+  readonly checks: SealChecker | undefined;
 }
 
 export class BlockImporter {
@@ -88,6 +94,7 @@ export class BlockImporter {
       if (assembled === undefined) await validator.validateBody(block, parent, common);
     }
 
+    const parentRoot = this.p.view.stateRootAfter(parent);
     const result =
       checkpoint !== undefined ? this.unexecuted(parent) : (assembled ?? (await this.execute(block, parent, common)));
     const head = view.getHead();
@@ -123,6 +130,14 @@ export class BlockImporter {
         : () => this.p.warm.keep(block, assembled, view.commonAt(block.header.number));
     const placed = await this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
     if (placed.status === 'head') this.childlessHead = hash;
+    if (assembled !== undefined && placed.status !== 'known')
+      this.p.checks?.submit({
+        block,
+        parentRoot,
+        ancestors: view.ancestorsOf(parent),
+        rewards: this.p.rules.rewards(header, block.uncleHeaders),
+        receipts: assembled.receipts,
+      });
     return placed;
   }
 

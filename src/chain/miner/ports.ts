@@ -8,8 +8,11 @@ import type { TxPool } from '../txpool/txpool.js';
 
 /** Assembles and imports blocks, and says when the head moves (a block from elsewhere, a reorg). */
 export type MinerChain = Pick<Blockchain, 'getHead' | 'assemble' | 'importBlock' | 'on' | 'off'> &
-  /** Bulk empty blocks (`mineBlocks`); without it they go one import at a time. */
-  Partial<Pick<Blockchain, 'extendHead'>>;
+  /**
+   * Bulk empty blocks (`mineBlocks`; without it they go one import at a time), and the seal checker production
+   * waits for before each block (at most `exec.seal-check-lag` blocks unverified; it refuses after a mismatch).
+   */
+  Partial<Pick<Blockchain, 'extendHead' | 'sealChecks'>>;
 
 /**
  * Candidate transactions (executable, in the pool's price-then-nonce order), the updates that take mined

@@ -98,6 +98,8 @@ export class BlockProduction {
     withTransactions: boolean,
     timestamp: bigint | undefined,
   ): Promise<MinedBlock> {
+    // Backpressure: the reference execution of earlier blocks is at most `lag` behind (exec/seal-checker.ts).
+    await this.chain.sealChecks?.room();
     const head = this.chain.getHead().hash();
     const parent = parentHash ?? head;
     const started = performance.now();

@@ -20,6 +20,23 @@ export interface ChainEvents {
    * covers the checks, execution and the write; operators' metrics and progress lines read it.
    */
   blockImported: [event: BlockImportedEvent];
+  /**
+   * A block this node sealed differed from @ethereumjs/vm's execution of it (exec/seal-checker.ts); the head went
+   * back to the block before it (`rewoundTo`, unless it was no longer canonical) and block production is stopped.
+   */
+  sealCheckFailed: [event: SealCheckFailedEvent];
+}
+
+export interface SealCheckFailedEvent {
+  readonly block: Block;
+  readonly differences: readonly {
+    readonly tx?: number;
+    readonly field: string;
+    readonly sealed: string;
+    readonly reference: string;
+  }[];
+  /** The head after the rewind; undefined when the block had left the canonical chain already. */
+  readonly rewoundTo: Block | undefined;
 }
 
 export interface BlockImportedEvent {

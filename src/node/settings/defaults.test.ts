@@ -53,7 +53,12 @@ function configFromTables(network: NetworkName): NodeConfig {
       maxResponseBytes: d('fork.max-response-bytes'),
     },
     writeBehind: d('db.write-behind'),
-    exec: { workers: d('exec.workers'), maxQueued: d('exec.max-queued') },
+    exec: {
+      workers: d('exec.workers'),
+      maxQueued: d('exec.max-queued'),
+      sealCheckLag: d('exec.seal-check-lag'),
+      lean: d('exec.lean'),
+    },
     state: {
       mode: d('state.gcmode'),
       keepStates: d('state.keep-states'),

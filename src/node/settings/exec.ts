@@ -1,4 +1,7 @@
-/** Where read-only execution runs: worker threads for eth_call and its kin (src/chain/view/call-pool.ts). */
+/**
+ * Where read-only execution runs (worker threads for eth_call and its kin, src/chain/view/call-pool.ts), and how the
+ * blocks this node seals are executed and checked (src/chain/exec/seal-checker.ts).
+ */
 import { availableParallelism } from 'node:os';
 import * as s from './setting.js';
 
@@ -15,5 +18,17 @@ export const execSettings = {
   'exec.max-queued': s.count({
     default: 256,
     description: 'calls that may wait for an execution worker; more are answered -32005 (retry later)',
+  }),
+  'exec.seal-check-lag': s.count({
+    flag: 'exec.seal-check-lag',
+    default: 4,
+    description:
+      "blocks this node sealed that may wait for @ethereumjs/vm's re-execution of them (a worker thread checks each one); the miner waits beyond it",
+  }),
+  'exec.lean': s.bool({
+    flag: 'exec.lean',
+    default: true,
+    description:
+      "seal blocks with svc-node's faster execution paths (plain transfers without the EVM, lean call frames, flat state); false = the library's own paths",
   }),
 };

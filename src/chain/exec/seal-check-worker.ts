@@ -1,0 +1,341 @@
+/**
+ * Worker-thread entry of the seal checker (seal-checker.ts): re-executes each block this node sealed with
+ * @ethereumjs/vm's own `runTx` on a `MerkleStateManager` at the parent's state root, and compares the receipts, gas,
+ * bloom, receipts root and state root with what the sealed block claims.
+ *
+ * Nothing of the engine's narrower execution reaches this thread: no plain-transfer shortcut, no lean call frames, no
+ * inline steps, no flat or warm state, no sender-address or jump-analysis patches (those are installed on the
+ * library's prototypes by the modules that define them, and this entry imports none of them;
+ * test/chain/engine/seal-check.test.ts checks its import graph). Only the chain's rules (the Common, the rewards
+ * the main thread sends) and the header codec are the engine's.
+ *
+ * The trie is read through the main thread by node hash (it alone has LevelDB open); nodes are content-addressed, so
+ * what the worker wrote for the previous block and what it was sent stay valid for every later state, kept in an LRU.
+ */
+import type { BlockHeaderBytes } from '@ethereumjs/block';
+import { Block } from '@ethereumjs/block';
+import type { Common } from '@ethereumjs/common';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import { MerklePatriciaTrie } from '@ethereumjs/mpt';
+import { RLP } from '@ethereumjs/rlp';
+import { Caches, MerkleStateManager } from '@ethereumjs/statemanager';
+import { createTxFromRLP, type TypedTransaction } from '@ethereumjs/tx';
+import {
+  Address,
+  type BatchDBOp,
+  bytesToHex,
+  type DB,
+  equalsBytes,
+  KECCAK256_NULL,
+  ValueEncoding,
+} from '@ethereumjs/util';
+import { createVM, encodeReceipt, runTx, type VM } from '@ethereumjs/vm';
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { BlockCodec } from '../codec/block-codec.js';
+import { Lru } from '../db/lru.js';
+import type { NetworkDefinition } from '../networks/types.js';
+import { evmRulesAt } from '../rules/evmRules.js';
+import { creditRewards } from './credit-rewards.js';
+import { withoutSenderCodeCheck } from './impersonated-run.js';
+import { sharedCommon } from './shared-common.js';
+import type {
+  FromSealWorker,
+  NodeAnswer,
+  NodeAskItem,
+  SealCheckJob,
+  SealCheckSetup,
+  SealDifference,
+  ToSealWorker,
+} from './seal-check-protocol.js';
+
+const port = parentPort!;
+
+// The checks are background work: on Linux this thread alone takes the lowest priority (nice 19; a thread id is a
+// process id to setpriority), so it runs on the cores the main thread and the node's clients leave idle.
+try {
+  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+} catch {
+  // Elsewhere it keeps the process's priority; the lag bound still holds the miner back when it falls behind.
+}
+const setup = workerData as SealCheckSetup;
+const network: NetworkDefinition = {
+  ...setup.network,
+  genesis: { ...setup.network.genesis, loadAlloc: () => Promise.resolve([]) },
+};
+// One Common per rule set, as the call workers build them (shared-common.ts: the library's parameter sets applied once,
+// not again by every header and transaction that copies it); the VM's is its own copy.
+const commonAt = (number: bigint): Common => sharedCommon(evmRulesAt(network, number));
+const codec = new BlockCodec(commonAt, commonAt, setup.checkpointing);
+const post = (message: FromSealWorker): void => port.postMessage(message);
+
+// ---------------------------------------------------------------- reads through the main thread
+
+let nextAsk = 1;
+const waiting = new Map<number, { resolve: (v: readonly (Uint8Array | null)[]) => void; reject: (e: Error) => void }>();
+interface AskBatch {
+  readonly items: NodeAskItem[];
+  readonly resolvers: ((v: Uint8Array | null) => void)[];
+  readonly rejecters: ((e: Error) => void)[];
+}
+let batch: AskBatch | undefined;
+
+/** The asks of one turn go as one message. */
+function ask(item: NodeAskItem): Promise<Uint8Array | null> {
+  let b = batch;
+  if (b === undefined) {
+    const fresh: AskBatch = { items: [], resolvers: [], rejecters: [] };
+    batch = b = fresh;
+    queueMicrotask(() => {
+      batch = undefined;
+      const id = nextAsk++;
+      waiting.set(id, {
+        resolve: (values) => {
+          for (let i = 0; i < fresh.resolvers.length; i++) fresh.resolvers[i]!(values[i] ?? null);
+        },
+        reject: (e) => {
+          for (const r of fresh.rejecters) r(e);
+        },
+      });
+      post({ kind: 'reads', id, items: fresh.items });
+    });
+  }
+  const target = b;
+  return new Promise((resolve, reject) => {
+    target.items.push(item);
+    target.resolvers.push(resolve);
+    target.rejecters.push(reject);
+  });
+}
+
+function answered(message: NodeAnswer): void {
+  const w = waiting.get(message.id);
+  waiting.delete(message.id);
+  if (message.error !== undefined) w?.reject(new Error(message.error));
+  else w?.resolve(message.values);
+}
+
+const nodes = new Lru<string, Uint8Array>(setup.nodeCache);
+
+/** The trie's database: what this worker holds, else the main thread's node (or code) under that key. */
+class RemoteNodes implements DB<string, Uint8Array> {
+  async get(key: string): Promise<Uint8Array | undefined> {
+    const held = nodes.get(key);
+    if (held !== undefined) return held;
+    const value = await ask(['n', key]);
+    if (value === null) return undefined;
+    nodes.set(key, value);
+    return value;
+  }
+  async put(key: string, value: Uint8Array): Promise<void> {
+    nodes.set(key, value);
+  }
+  async del(): Promise<void> {}
+  async batch(ops: BatchDBOp<string, Uint8Array>[]): Promise<void> {
+    for (const op of ops) if (op.type === 'put') nodes.set(op.key, op.value);
+  }
+  shallowCopy(): DB<string, Uint8Array> {
+    return this;
+  }
+  async open(): Promise<void> {}
+}
+const db = new RemoteNodes();
+
+/** A state manager that notes which accounts and slots it wrote: on a root mismatch they are compared one by one. */
+class NotingStateManager extends MerkleStateManager {
+  readonly written = new Map<string, { address: Address; slots: Map<string, Uint8Array> }>();
+  private note(address: Address): { slots: Map<string, Uint8Array> } {
+    const key = address.toString();
+    let entry = this.written.get(key);
+    if (entry === undefined) this.written.set(key, (entry = { address, slots: new Map() }));
+    return entry;
+  }
+  override async putAccount(address: Address, account: Parameters<MerkleStateManager['putAccount']>[1]) {
+    this.note(address);
+    return super.putAccount(address, account);
+  }
+  override async deleteAccount(address: Address) {
+    this.note(address);
+    return super.deleteAccount(address);
+  }
+  override async putStorage(address: Address, key: Uint8Array, value: Uint8Array) {
+    this.note(address).slots.set(bytesToHex(key), key);
+    return super.putStorage(address, key, value);
+  }
+  override async putCode(address: Address, code: Uint8Array) {
+    this.note(address);
+    return super.putCode(address, code);
+  }
+}
+
+function stateAt(common: Common, root: Uint8Array): NotingStateManager {
+  const trie = new MerklePatriciaTrie({ db, useKeyHashing: true, valueEncoding: ValueEncoding.Bytes, common, root });
+  // The library's own caches (its client's setting): writes reach the trie once per block instead of once per put.
+  return new NotingStateManager({ common, trie, caches: new Caches() });
+}
+
+// ---------------------------------------------------------------- one block
+
+/**
+ * One VM per rule set, reset to each block's parent state (`setStateRoot`: the library's state manager holds no cache
+ * here, so nothing of the previous block survives but the trie nodes, which are content-addressed). createVM per
+ * block cost the worker about as much as a small block's execution.
+ */
+const references = new Map<Common, { vm: VM; sm: NotingStateManager; job: SealCheckJob | undefined }>();
+
+async function referenceFor(
+  common: Common,
+  job: SealCheckJob,
+  fresh = false,
+): Promise<{ vm: VM; sm: NotingStateManager }> {
+  let ref = references.get(common);
+  if (ref === undefined) {
+    const sm = stateAt(common, job.parentRoot);
+    const ancestors: EVMMockBlockchainInterface = {
+      getBlock: async (n: number) => {
+        const hash = (await ask(['h', ref!.job!.id, BigInt(n)])) ?? new Uint8Array(32);
+        return { hash: () => hash } as unknown as Block;
+      },
+      putBlock: async () => {},
+      shallowCopy: () => ancestors,
+    };
+    const vm = await createVM({ common: common.copy(), stateManager: sm, blockchain: ancestors });
+    ref = { vm, sm, job };
+    references.set(common, ref);
+  }
+  ref.job = job;
+  ref.sm.written.clear();
+  try {
+    await ref.sm.setStateRoot(job.parentRoot);
+  } catch (err) {
+    // A check that failed half-way may leave a checkpoint open: start that rule set over once.
+    references.delete(common);
+    if (fresh) throw err;
+    return referenceFor(common, job, true);
+  }
+  return ref;
+}
+
+const hex = (v: Uint8Array | bigint | number | undefined): string =>
+  v === undefined ? 'none' : typeof v === 'object' ? bytesToHex(v) : String(v);
+
+async function check(job: SealCheckJob): Promise<SealDifference[]> {
+  const header = codec.header(job.header as BlockHeaderBytes);
+  // The rule set's shared Common (a header holds a copy of it): the key of the VM kept for that rule set.
+  const common = commonAt(header.number);
+  const impersonated = new Map(job.impersonated.map(([i, sender]) => [i, new Address(sender)]));
+  const txs: TypedTransaction[] = job.txs.map((bytes, i) =>
+    createTxFromRLP(bytes, { common, freeze: !impersonated.has(i) }),
+  );
+  for (const [i, sender] of impersonated)
+    (txs[i] as { getSenderAddress: () => Address }).getSenderAddress = () => sender;
+  const block = new Block(header, txs, [], undefined, { common });
+  const { vm, sm } = await referenceFor(common, job);
+  const out: SealDifference[] = [];
+  const differ = (field: string, sealed: string, reference: string, tx?: number) => {
+    if (sealed !== reference) out.push({ ...(tx !== undefined ? { tx } : {}), field, sealed, reference });
+  };
+  const receiptTrie = new MerklePatriciaTrie({ common });
+  const bloom = new Uint8Array(256);
+  let gasUsed = 0n;
+  for (let i = 0; i < txs.length; i++) {
+    const tx = txs[i]!;
+    const sealed = job.receipts[i];
+    let result: Awaited<ReturnType<typeof runTx>>;
+    try {
+      const run = () => runTx(vm, { tx, block, blockGasUsed: gasUsed });
+      const sender = impersonated.get(i);
+      result = await (sender === undefined ? run() : withoutSenderCodeCheck(sm, sender, run));
+    } catch (err) {
+      differ('applies', 'yes', `no: ${err instanceof Error ? err.message : String(err)}`, i);
+      return out;
+    }
+    gasUsed += result.totalGasSpent;
+    const r = result.receipt;
+    await receiptTrie.put(RLP.encode(i), encodeReceipt(r, tx.type));
+    for (let b = 0; b < 256; b++) bloom[b]! |= r.bitvector[b]!;
+    if (sealed === undefined) {
+      differ('receipt', 'none', 'one', i);
+      continue;
+    }
+    if ('status' in r) differ('status', hex(sealed.status), hex(r.status), i);
+    else differ('receipt stateRoot', hex(sealed.stateRoot), hex((r as { stateRoot: Uint8Array }).stateRoot), i);
+    differ('gasUsed', hex(sealed.gasUsed), hex(result.totalGasSpent), i);
+    differ('cumulativeGasUsed', hex(sealed.cumulativeGasUsed), hex(r.cumulativeBlockGasUsed), i);
+    differ('contractAddress', hex(sealed.contractAddress), hex(result.createdAddress?.bytes), i);
+    differ('logs', String(sealed.logs.length), String(r.logs.length), i);
+    r.logs.forEach(([address, topics, data], l) => {
+      const log = sealed.logs[l];
+      if (log === undefined) return;
+      differ(`logs[${l}].address`, hex(log.address), hex(address), i);
+      differ(`logs[${l}].topics`, log.topics.map(hex).join(','), topics.map(hex).join(','), i);
+      differ(`logs[${l}].data`, hex(log.data), hex(data), i);
+    });
+    differ('logsBloom', hex(sealed.logsBloom), hex(r.bitvector), i);
+  }
+  differ('transactions', String(job.receipts.length), String(txs.length));
+  await creditRewards(sm, job.rewards);
+  const stateRoot = await sm.getStateRoot();
+  differ('gasUsed', hex(header.gasUsed), hex(gasUsed));
+  differ('logsBloom', hex(header.logsBloom), hex(bloom));
+  differ('receiptsRoot', hex(header.receiptTrie), hex(receiptTrie.root()));
+  if (!equalsBytes(header.stateRoot, stateRoot)) {
+    differ('stateRoot', hex(header.stateRoot), hex(stateRoot));
+    out.push(...(await stateDifferences(common, sm, header.stateRoot)));
+  }
+  return out;
+}
+
+/** Where the sealed state and the reference's differ, among the accounts and slots the reference wrote (a few). */
+async function stateDifferences(
+  common: Common,
+  reference: NotingStateManager,
+  sealedRoot: Uint8Array,
+): Promise<SealDifference[]> {
+  const sealed = stateAt(common, sealedRoot);
+  const out: SealDifference[] = [];
+  for (const { address, slots } of reference.written.values()) {
+    if (out.length >= 8) break;
+    const [a, b] = [await sealed.getAccount(address), await reference.getAccount(address)];
+    const field = (name: string) => `${address.toString()}.${name}`;
+    const push = (name: string, s: string, r: string) => {
+      if (s !== r) out.push({ field: field(name), sealed: s, reference: r });
+    };
+    push('exists', String(a !== undefined), String(b !== undefined));
+    push('nonce', hex(a?.nonce), hex(b?.nonce));
+    push('balance', hex(a?.balance), hex(b?.balance));
+    push('codeHash', hex(a?.codeHash ?? KECCAK256_NULL), hex(b?.codeHash ?? KECCAK256_NULL));
+    for (const [name, slot] of slots) {
+      const [s, r] = [await sealed.getStorage(address, slot), await reference.getStorage(address, slot)];
+      push(`storage[${name}]`, hex(s), hex(r));
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- the queue: one block at a time, in order
+
+let queue: Promise<unknown> = Promise.resolve();
+
+port.on('message', (message: ToSealWorker) => {
+  if (message.kind === 'reads') {
+    answered(message);
+    return;
+  }
+  queue = queue.then(async () => {
+    try {
+      post({ kind: 'verdict', id: message.id, differences: await check(message) });
+    } catch (err) {
+      post({
+        kind: 'verdict',
+        id: message.id,
+        differences: [],
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  });
+});
+
+post({ kind: 'ready' });

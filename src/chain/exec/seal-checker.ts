@@ -1,0 +1,300 @@
+/**
+ * The seal checker: every block whose import reused this node's own assembly (sealed-blocks.ts) is executed again by
+ * @ethereumjs/vm's generic code on a worker thread (seal-check-worker.ts) and compared with what it claims, off the
+ * answer path. At most `lag` blocks may wait for their verdict: the miner asks for `room()` before building the
+ * next block, and waits while the checker is that far behind (one bounded queue, never an unbounded one). A block
+ * the reference computes otherwise is reported through `onMismatch` (the chain rewinds to the block before it, the
+ * engine stops block production); after that `room()` refuses, with the reason.
+ *
+ * The worker reads the parent's state by trie node hash through this thread (it alone has LevelDB open); the
+ * ancestors' hashes (BLOCKHASH) come from the block's own ancestry as the importer saw it.
+ */
+import type { Block } from '@ethereumjs/block';
+import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
+import type { Worker } from 'node:worker_threads';
+import type { TxReceipt } from '../codec/receipts.js';
+import type { RewardCredit } from '../rules/engine-types.js';
+import type { TrieNodeStore } from '../state/trie-db.js';
+import { spawnSiblingWorker } from '../workers/spawn.js';
+import { compact } from './call-worker-protocol.js';
+import type {
+  FromSealWorker,
+  NodeAsk,
+  SealCheckJob,
+  SealCheckSetup,
+  SealDifference,
+  SealedReceipt,
+  ToSealWorker,
+} from './seal-check-protocol.js';
+import { impersonatedSenderOf } from './sender-address.js';
+
+export type { SealCheckSetup, SealDifference };
+
+/** A block imported on its assembly's word, with what its re-execution needs. */
+export interface SealCheckSubject {
+  readonly block: Block;
+  /** The state its assembly started from (the parent's post-state, a dev edit's root included). */
+  readonly parentRoot: Uint8Array;
+  readonly ancestors: EVMMockBlockchainInterface;
+  readonly rewards: readonly RewardCredit[];
+  readonly receipts: readonly TxReceipt[];
+}
+
+export interface SealMismatch {
+  readonly block: Block;
+  readonly differences: readonly SealDifference[];
+}
+
+export interface SealCheckerOptions {
+  readonly setup: SealCheckSetup;
+  readonly nodes: TrieNodeStore;
+  /** Blocks that may wait for their verdict, at least 1 (`exec.seal-check-lag`). */
+  readonly lag: number;
+  readonly onMismatch: (mismatch: SealMismatch) => void;
+  /** A check that could not run (no verdict): the block stays, the message says why. */
+  readonly onError: (block: Block, message: string) => void;
+}
+
+/** Block production stopped: a block sealed here differed from the reference execution. */
+export class SealCheckFailedError extends Error {
+  constructor(readonly mismatch: SealMismatch) {
+    super(
+      `block production is stopped: block ${mismatch.block.header.number} sealed by this node differed from ` +
+        `@ethereumjs/vm's execution (${describeDifferences(mismatch.differences)})`,
+    );
+    this.name = 'SealCheckFailedError';
+  }
+}
+
+/** The first differences, as "tx 0 gasUsed: sealed 21001, reference 21000; stateRoot: …". */
+export function describeDifferences(differences: readonly SealDifference[], max = 4): string {
+  const shown = differences
+    .slice(0, max)
+    .map((d) => `${d.tx !== undefined ? `tx ${d.tx} ` : ''}${d.field}: sealed ${d.sealed}, reference ${d.reference}`);
+  const more = differences.length > max ? `; ${differences.length - max} more` : '';
+  return shown.join('; ') + more;
+}
+
+interface Pending {
+  readonly job: SealCheckJob;
+  readonly subject: SealCheckSubject;
+}
+
+/** A worker that dies this many times in a row leaves checks failing with an error (never a silent pass). */
+const MAX_RESTARTS = 3;
+const WORKER_HEAP_MB = 512;
+/** How long closing waits for the verdicts under way before ending the worker anyway. */
+const CLOSE_WAIT_MS = 10_000;
+
+export class SealChecker {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private readonly outbox: SealCheckJob[] = [];
+  private nextId = 1;
+  private restarts = 0;
+  private failure: SealCheckFailedError | undefined;
+  private readonly roomWaiters: (() => void)[] = [];
+  private drainWaiters: (() => void)[] = [];
+  private counts = { checked: 0, failed: 0, errors: 0 };
+  private closed = false;
+
+  constructor(private readonly opts: SealCheckerOptions) {}
+
+  /** Blocks checked (a verdict either way), found different, left without a verdict, and waiting now. */
+  get stats(): {
+    readonly checked: number;
+    readonly failed: number;
+    readonly errors: number;
+    readonly pending: number;
+  } {
+    return { ...this.counts, pending: this.pending.size };
+  }
+
+  /** The mismatch that stopped production, if one did. */
+  get failed(): SealCheckFailedError | undefined {
+    return this.failure;
+  }
+
+  /** Queues `subject`'s block for its check; never waits (`room` is where the miner waits). */
+  submit(subject: SealCheckSubject): void {
+    if (this.closed) return;
+    const { block } = subject;
+    const impersonated: [number, Uint8Array][] = [];
+    block.transactions.forEach((tx, i) => {
+      const sender = impersonatedSenderOf(tx);
+      if (sender !== undefined) impersonated.push([i, sender.bytes]);
+    });
+    const job: SealCheckJob = compact({
+      kind: 'check',
+      id: this.nextId++,
+      header: block.header.raw(),
+      txs: block.transactions.map((tx) => tx.serialize()),
+      impersonated,
+      parentRoot: subject.parentRoot,
+      rewards: subject.rewards,
+      receipts: subject.receipts.map(sealedReceipt),
+    });
+    this.pending.set(job.id, { job, subject });
+    // Posted once this turn's work (the import's answer) is done: a worker woken at once competes with it for a core.
+    this.outbox.push(job);
+    if (this.outbox.length === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    if (this.closed) return;
+    for (const job of this.outbox.splice(0)) if (this.pending.has(job.id)) this.send(job);
+  }
+
+  /** Resolves once fewer than `lag` blocks wait for a verdict; rejects once a block failed its check. */
+  async room(): Promise<void> {
+    while (this.failure === undefined && this.pending.size >= this.opts.lag) {
+      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    }
+    if (this.failure !== undefined) throw this.failure;
+  }
+
+  /** Resolves once every block submitted so far has its verdict. */
+  async drain(): Promise<void> {
+    while (this.pending.size > 0 && !this.closed) await new Promise<void>((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  /** Waits for the checks under way (at most `lag` blocks, a few seconds at most), then ends the worker. */
+  async close(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+    });
+    await Promise.race([this.drain(), bound]);
+    clearTimeout(timer);
+    this.closed = true;
+    this.wake();
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker !== undefined) await worker.terminate();
+  }
+
+  private send(job: SealCheckJob): void {
+    try {
+      const worker = this.worker ?? this.start();
+      worker.ref();
+      worker.postMessage(job satisfies ToSealWorker);
+    } catch (err) {
+      const entry = this.pending.get(job.id);
+      this.pending.delete(job.id);
+      this.counts.errors++;
+      if (entry !== undefined) this.opts.onError(entry.subject.block, `the seal-check worker: ${String(err)}`);
+      this.wake();
+    }
+  }
+
+  private start(): Worker {
+    const { network } = this.opts.setup;
+    const { loadAlloc: _, ...genesis } = network.genesis;
+    const worker = spawnSiblingWorker(import.meta.url, 'seal-check-worker', {
+      // A function cannot cross (the allocation's loader); the reference reads the state from the trie anyway.
+      workerData: { ...this.opts.setup, network: { ...network, genesis } },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    this.worker = worker;
+    worker.on('message', (message: FromSealWorker) => this.onMessage(message));
+    worker.on('error', (err) => this.onDeath(worker, err.message));
+    worker.on('exit', (code) => this.onDeath(worker, `exited with code ${code}`));
+    return worker;
+  }
+
+  private onMessage(message: FromSealWorker): void {
+    if (message.kind === 'ready') return;
+    if (message.kind === 'reads') {
+      this.answerReads(message);
+      return;
+    }
+    const entry = this.pending.get(message.id);
+    if (entry === undefined) return;
+    this.pending.delete(message.id);
+    this.restarts = 0;
+    if (message.error !== undefined) {
+      this.counts.errors++;
+      this.opts.onError(entry.subject.block, message.error);
+    } else {
+      this.counts.checked++;
+      if (message.differences.length > 0) {
+        this.counts.failed++;
+        const mismatch = { block: entry.subject.block, differences: message.differences };
+        // The first failure stops production; later blocks built on it go with it (the rewind drops them).
+        if (this.failure === undefined) {
+          this.failure = new SealCheckFailedError(mismatch);
+          this.opts.onMismatch(mismatch);
+        }
+      }
+    }
+    if (this.pending.size === 0) this.worker?.unref();
+    this.wake();
+  }
+
+  private answerReads(message: NodeAsk): void {
+    const { nodes } = this.opts;
+    const values: (Uint8Array | null)[] = [];
+    const ancestry: Promise<void>[] = [];
+    for (const item of message.items) {
+      if (item[0] === 'n') {
+        values.push(nodes.readNow(item[1], false) ?? null);
+        continue;
+      }
+      const at = values.length;
+      values.push(null);
+      const subject = this.pending.get(item[1])?.subject;
+      if (subject !== undefined)
+        ancestry.push(
+          subject.ancestors.getBlock(Number(item[2])).then((b) => {
+            values[at] = (b as Block).hash();
+          }),
+        );
+    }
+    const reply = (error?: string) =>
+      this.worker?.postMessage({
+        kind: 'reads',
+        id: message.id,
+        values: compact(values),
+        ...(error !== undefined ? { error } : {}),
+      } satisfies ToSealWorker);
+    if (ancestry.length === 0) reply();
+    else
+      Promise.all(ancestry).then(
+        () => reply(),
+        (err: unknown) => reply(String(err)),
+      );
+  }
+
+  private onDeath(worker: Worker, cause: string): void {
+    if (this.worker !== worker || this.closed) return;
+    this.worker = undefined;
+    if (this.pending.size === 0) return;
+    if (++this.restarts <= MAX_RESTARTS) {
+      for (const { job } of this.pending.values()) this.send(job);
+      return;
+    }
+    for (const { subject } of this.pending.values()) {
+      this.counts.errors++;
+      this.opts.onError(subject.block, `the seal-check worker died (${cause})`);
+    }
+    this.pending.clear();
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const resolve of this.roomWaiters.splice(0)) resolve();
+    if (this.pending.size === 0 || this.closed) for (const resolve of this.drainWaiters.splice(0)) resolve();
+  }
+}
+
+function sealedReceipt(r: TxReceipt): SealedReceipt {
+  return {
+    ...('status' in r && r.status !== undefined ? { status: r.status } : {}),
+    ...('stateRoot' in r && r.stateRoot !== undefined ? { stateRoot: r.stateRoot } : {}),
+    cumulativeGasUsed: r.cumulativeGasUsed,
+    gasUsed: r.gasUsed,
+    logs: r.logs,
+    logsBloom: r.logsBloom,
+    ...(r.contractAddress !== undefined ? { contractAddress: r.contractAddress } : {}),
+  };
+}
