@@ -177,7 +177,7 @@ export class ChainEngine {
       ...(opts.rules === undefined
         ? {
             sealChecks: {
-              lag: opts.execution?.sealCheckLag ?? 4,
+              lag: opts.execution?.sealCheckLag ?? 16,
               network: definition,
               ...(opts.onWarning ? { onError: opts.onWarning } : {}),
             },

@@ -52,11 +52,12 @@ import type {
 
 const port = parentPort!;
 
-// The checks are background work: on Linux this thread alone takes the lowest priority (nice 19; a thread id is a
-// process id to setpriority), so it runs on the cores the main thread and the node's clients leave idle.
+// The checks are background work: on Linux this thread alone runs at a lower priority (nice 5; a thread id is a
+// process id to setpriority), so it yields to the main thread and the node's clients; not the lowest (19), which on a
+// machine kept busy by other work (a test runner beside a dev node) starved it and the lag bound then stalled the miner.
 try {
   const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 19);
+  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 5);
 } catch {
   // Elsewhere it keeps the process's priority; the lag bound still holds the miner back when it falls behind.
 }

@@ -21,7 +21,7 @@ export const execSettings = {
   }),
   'exec.seal-check-lag': s.count({
     flag: 'exec.seal-check-lag',
-    default: 4,
+    default: 16,
     description:
       "blocks this node sealed that may wait for @ethereumjs/vm's re-execution of them (a worker thread checks each one); the miner waits beyond it",
   }),
