@@ -23,6 +23,11 @@ export function scopedEngines(prefix: string) {
       opened.push(engine);
       return engine;
     },
+    /** An engine opened another way (a test's own opener), closed after the test like the others. */
+    adopt(engine: ChainEngine): ChainEngine {
+      opened.push(engine);
+      return engine;
+    },
     /** Closes one engine now (to reopen its datadir); the others stay for afterEach. */
     async close(engine: ChainEngine): Promise<void> {
       opened.splice(opened.indexOf(engine), 1);
