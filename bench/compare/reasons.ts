@@ -36,7 +36,11 @@ const perBlock =
   '(profile of the node, transfer-phases/transfer-server-time): no item above a few percent: pool admission (decode ' +
   "and sender recovery) 8-10%, GC ~10%, the LevelDB batch's synchronous part ~8%, the flat-table diff (a trie walk) " +
   '~5%, the state-root batch ~4.5%, the canonical switch ~3.5%, receipts and indexes ~2% each. The lean frames ' +
-  'of the sealing row did not move this one: an ERC-20 transfer is small next to the per-block and per-send costs.';
+  'of the sealing row did not move this one: an ERC-20 transfer is small next to the per-block and per-send costs. ' +
+  "Since then the flat table's diff comes from the miner's list of changed leaves (no trie walk; ~0.3 ms less CPU " +
+  'per transfer in a paired run), and every block sealed on a narrow path is re-executed by @ethereumjs/vm on a ' +
+  "seal-check worker (exec/seal-checker.ts, issue 40): ~2.3 ms of worker CPU and ~2 ms on V8's shared threads " +
+  'per transfer, which on 2 cores competes with the node and the client (157 -> 148 tx/s between the two reports).';
 
 const sealing =
   "Issue 40: the dev miner's assembly VM runs the call VMs' narrower library internals (exec/call-frames.ts: CALL " +
@@ -57,8 +61,11 @@ const bulk =
   'state and its VM, carried past the chunk. Half of the row is those 100 transfers (each sent, mined and its ' +
   "nonce polled every ms; Hardhat's hardhat_mine makes no block objects). Profile of the node over the build " +
   '(issue 40, loaded machine): garbage collection ~9% of samples, the socket writes of the polls ~6%, the LevelDB ' +
-  "batch's synchronous copy ~5.5% (~8 records per empty block: header, body, receipts, number, total difficulty, " +
-  "canonical hash, the coinbase's leaf and the root); the header work that was ~9% is gone.";
+  "batch's synchronous copy ~5.5%; the header work that was ~9% is gone. Since then an empty block stores no body " +
+  'or receipts record (its header commits to both being empty: 7 records, header, number, total difficulty, ' +
+  "canonical hash and 3 trie nodes), the chain's activity log does no per-block work while its lines are dropped, " +
+  'and the bulk part costs ~10-15% less node CPU (in-process and over JSON-RPC); the row did not move, since the ' +
+  "100 sent-and-mined transfers are about half of it and Hardhat's whole row takes ~0.9 s.";
 
 const fewLogs =
   'Measured (issue 16): the node spends ~0.8 ms per query (svc_rpc_request_duration_seconds over 200 queries); ' +
@@ -74,7 +81,9 @@ const manyLogs =
 const memory =
   'Issue 40: the execution worker (exec.workers, default cores - 1) holds its own V8 heap and engine modules: a ' +
   'fresh dev node after three eth_calls had 101 MiB resident with --exec.workers 0 and 142 MiB with 1. The rest of ' +
-  'the rise since 2026-11-26 (183 MiB then) is not profiled yet; --exec.workers 0 gives the memory back.';
+  'the rise since 2026-11-26 (183 MiB then) is not profiled yet; --exec.workers 0 gives the memory back. The ' +
+  'seal-check worker (issue 40, started with the first block it checks) is a second heap with an LRU of up to ' +
+  '200,000 trie nodes.';
 
 export const knownReasons: ReadonlyMap<string, string> = new Map([
   ['eth_blockNumber', transport],
