@@ -83,7 +83,7 @@ const memory =
   'fresh dev node after three eth_calls had 101 MiB resident with --exec.workers 0 and 142 MiB with 1. The rest of ' +
   'the rise since 2026-11-26 (183 MiB then) is not profiled yet; --exec.workers 0 gives the memory back. The ' +
   'seal-check worker (issue 40, started with the first block it checks) is a second heap with an LRU of up to ' +
-  '200,000 trie nodes.';
+  '200,000 trie nodes in that run (50,000 since).';
 
 export const knownReasons: ReadonlyMap<string, string> = new Map([
   ['eth_blockNumber', transport],
