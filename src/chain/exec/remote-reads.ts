@@ -12,56 +12,23 @@ import { Account, type Address } from '@ethereumjs/util';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { StateReader } from './call-state.js';
 import type { AccountFields, ReadAnswer, ReadItem, ReadRequest, ReadValue } from './call-worker-protocol.js';
+import { AskBatcher } from './ask-batcher.js';
 
-interface Pending {
-  readonly resolve: (value: ReadValue) => void;
-  readonly reject: (err: Error) => void;
-}
-
-/** The worker's side of the read channel: batches asks per tick, matches answers by id. */
+/** The worker's side of the read channel: asks batched per tick and block state (ask-batcher.ts). */
 export class ReadChannel {
-  private nextId = 1;
-  private readonly waiting = new Map<number, readonly Pending[]>();
-  /** Asks of this tick, per block state key. */
-  private batch = new Map<string, { items: ReadItem[]; pending: Pending[] }>();
-  private flushScheduled = false;
+  private readonly asks: AskBatcher<ReadItem, ReadValue>;
 
-  constructor(private readonly post: (request: ReadRequest) => void) {}
-
-  ask(key: string, item: ReadItem): Promise<ReadValue> {
-    return new Promise((resolve, reject) => {
-      let group = this.batch.get(key);
-      if (group === undefined) this.batch.set(key, (group = { items: [], pending: [] }));
-      group.items.push(item);
-      group.pending.push({ resolve, reject });
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+  constructor(post: (request: ReadRequest) => void) {
+    this.asks = new AskBatcher((id, key, items) => post({ kind: 'reads', id, key, items }));
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
-    const batch = this.batch;
-    this.batch = new Map();
-    for (const [key, { items, pending }] of batch) {
-      const id = this.nextId++;
-      this.waiting.set(id, pending);
-      this.post({ kind: 'reads', id, key, items });
-    }
+  ask(key: string, item: ReadItem): Promise<ReadValue> {
+    return this.asks.ask(key, item);
   }
 
   answer(message: ReadAnswer): void {
-    const pending = this.waiting.get(message.id);
-    if (pending === undefined) return;
-    this.waiting.delete(message.id);
     const failed = new Map(message.errors);
-    for (let i = 0; i < pending.length; i++) {
-      const error = failed.get(i);
-      if (error !== undefined) pending[i].reject(new Error(error));
-      else pending[i].resolve(message.values[i]);
-    }
+    this.asks.answer(message.id, message.values, (i) => failed.get(i));
   }
 
   /** The state reader of the block state `key`, over this channel. */

@@ -37,6 +37,7 @@ import { BlockCodec } from '../codec/block-codec.js';
 import { Lru } from '../db/lru.js';
 import type { NetworkDefinition } from '../networks/types.js';
 import { evmRulesAt } from '../rules/evmRules.js';
+import { AskBatcher } from './ask-batcher.js';
 import { creditRewards } from './credit-rewards.js';
 import { withoutSenderCodeCheck } from './impersonated-run.js';
 import { sharedCommon } from './shared-common.js';
@@ -74,49 +75,13 @@ const post = (message: FromSealWorker): void => port.postMessage(message);
 
 // ---------------------------------------------------------------- reads through the main thread
 
-let nextAsk = 1;
-const waiting = new Map<number, { resolve: (v: readonly (Uint8Array | null)[]) => void; reject: (e: Error) => void }>();
-interface AskBatch {
-  readonly items: NodeAskItem[];
-  readonly resolvers: ((v: Uint8Array | null) => void)[];
-  readonly rejecters: ((e: Error) => void)[];
-}
-let batch: AskBatch | undefined;
-
-/** The asks of one turn go as one message. */
-function ask(item: NodeAskItem): Promise<Uint8Array | null> {
-  let b = batch;
-  if (b === undefined) {
-    const fresh: AskBatch = { items: [], resolvers: [], rejecters: [] };
-    batch = b = fresh;
-    queueMicrotask(() => {
-      batch = undefined;
-      const id = nextAsk++;
-      waiting.set(id, {
-        resolve: (values) => {
-          for (let i = 0; i < fresh.resolvers.length; i++) fresh.resolvers[i]!(values[i] ?? null);
-        },
-        reject: (e) => {
-          for (const r of fresh.rejecters) r(e);
-        },
-      });
-      post({ kind: 'reads', id, items: fresh.items });
-    });
-  }
-  const target = b;
-  return new Promise((resolve, reject) => {
-    target.items.push(item);
-    target.resolvers.push(resolve);
-    target.rejecters.push(reject);
-  });
-}
-
-function answered(message: NodeAnswer): void {
-  const w = waiting.get(message.id);
-  waiting.delete(message.id);
-  if (message.error !== undefined) w?.reject(new Error(message.error));
-  else w?.resolve(message.values);
-}
+// The asks of one turn (a trie walk's level) go as one message; a failed batch fails every ask in it.
+const asks = new AskBatcher<NodeAskItem, Uint8Array | null>(
+  (id, _key, items) => post({ kind: 'reads', id, items }),
+  queueMicrotask,
+);
+const ask = async (item: NodeAskItem): Promise<Uint8Array | null> => (await asks.ask('', item)) ?? null;
+const answered = (message: NodeAnswer): void => asks.answer(message.id, message.values, () => message.error);
 
 const nodes = new Lru<string, Uint8Array>(setup.nodeCache);
 
