@@ -59,7 +59,7 @@ try {
       bytes = responseText({
         jsonrpc: '2.0',
         id: 1,
-        result: result instanceof JsonText ? new RawJson(result.text) : result,
+        result: result instanceof JsonText ? new RawJson(result.pieces, result.release) : result,
       }).length;
       jsonMs += performance.now() - t1;
       traceMs += t1 - t0;

@@ -14,7 +14,7 @@ import { forkUpstreamErrorIn } from '../node/fork/errors.js';
 import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
 import { arityError, paramError } from './param-errors.js';
 import { didYouMean, suggestMethods } from './method-suggestion.js';
-import { RawJson, responseText } from './raw-json.js';
+import { type JsonChunks, RawJson, batchBody, responseBody } from './raw-json.js';
 
 export type JsonRpcId = unknown;
 
@@ -65,8 +65,12 @@ export interface Dispatcher {
   handleText(text: string, ctx: HandlerContext): Maybe<DispatchOutput>;
   /** Dispatches an already parsed body: a request object or a batch array. */
   handle(body: unknown, ctx: HandlerContext): Maybe<DispatchOutput>;
-  /** JSON text of a response; a result JSON cannot encode (e.g. a bigint) becomes a logged -32603. */
-  serialize(output: JsonRpcResponse | JsonRpcResponse[]): string;
+  /**
+   * JSON of a response, as text, or as UTF-8 bytes when a result came as bytes (a struct-logger trace: RawJson;
+   * a single answer's in pieces, to be released once written); a result JSON cannot encode (e.g. a bigint) becomes
+   * a logged -32603.
+   */
+  serialize(output: JsonRpcResponse | JsonRpcResponse[]): string | Buffer | JsonChunks;
 }
 
 const errorResponse = (id: JsonRpcId, code: number, message: string, data?: unknown): JsonRpcResponse => ({
@@ -286,9 +290,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
     },
     serialize(output) {
       try {
-        if (!Array.isArray(output)) return responseText(output);
+        if (!Array.isArray(output)) return responseBody(output);
         if (!output.some((r) => 'result' in r && r.result instanceof RawJson)) return JSON.stringify(output);
-        return `[${output.map(responseText).join(',')}]`;
+        return batchBody(output.map(responseBody));
       } catch {
         // Rare: find the responses that cannot be encoded and replace only those.
         const one = (r: JsonRpcResponse): JsonRpcResponse => {

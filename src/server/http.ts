@@ -1,7 +1,7 @@
 /**
  * `POST /`: JSON-RPC over HTTP. This is the hot path, so it reads the body straight from Node's request stream
- * (not through a WHATWG Request) and answers with a string body, which @hono/node-server writes without
- * building a WHATWG Response. JSON-RPC errors travel with HTTP 200; only transport faults change the status.
+ * (not through a WHATWG Request) and answers with a string body (or the bytes of a result that came as bytes, a
+ * struct-logger trace), which @hono/node-server writes without building a WHATWG Response. JSON-RPC errors travel with HTTP 200; only transport faults change the status.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
@@ -10,6 +10,7 @@ import type { HandlerContext } from '../rpc/context.js';
 import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import type { Dispatcher, JsonRpcResponse } from '../rpc/dispatch.js';
 import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
+import { JsonChunks } from '../rpc/raw-json.js';
 import { type RateLimiter, clientIp } from './rate-limit.js';
 
 export interface JsonRpcHttpOptions {
@@ -36,7 +37,8 @@ export function isJsonContentType(header: string | undefined): boolean {
 /** What the JSON-RPC route answers, independent of the HTTP framework that writes it. */
 export interface RpcHttpAnswer {
   readonly status: number;
-  readonly body: string | null;
+  /** JSON text, or its UTF-8 bytes (in pieces: JsonChunks). */
+  readonly body: string | Buffer | JsonChunks | null;
   readonly headers?: Readonly<Record<string, string>>;
 }
 
@@ -153,7 +155,8 @@ export function jsonRpcHttpHandler(rpc: JsonRpcHttp) {
   return async (c: Context<Env>): Promise<Response> => {
     const answer = await rpc(c.env.incoming);
     const headers = answer.body === null ? answer.headers : { 'content-type': 'application/json', ...answer.headers };
-    return new Response(answer.body, { status: answer.status, headers: headers as Record<string, string> | undefined });
+    const body = answer.body instanceof JsonChunks ? answer.body.toBuffer() : answer.body;
+    return new Response(body, { status: answer.status, headers: headers as Record<string, string> | undefined });
   };
 }
 
@@ -168,10 +171,20 @@ export function writeRpcAnswer(res: ServerResponse, answer: RpcHttpAnswer): void
     res.end();
     return;
   }
+  const { body } = answer;
   res.writeHead(answer.status, {
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(answer.body),
+    'content-length': typeof body === 'string' ? Buffer.byteLength(body) : body.length,
     ...answer.headers,
   });
-  res.end(answer.body);
+  if (!(body instanceof JsonChunks)) {
+    res.end(body);
+    return;
+  }
+  // The pieces go out in one write with the headers; their buffer is handed back once written (a response that
+  // never finishes keeps it: the writer's next answer takes a fresh one).
+  res.cork();
+  for (let i = 0; i < body.chunks.length - 1; i++) res.write(body.chunks[i]);
+  res.end(body.chunks[body.chunks.length - 1], () => body.done());
+  res.uncork();
 }

@@ -20,12 +20,13 @@ import { performance } from 'node:perf_hooks';
 import { WebSocket } from 'ws';
 import { copyRun, headerLength, payloadsOf, writeHeader, type NotificationRun } from './ws-frames.js';
 
-/** A message as JSON text, or a subscriber's run of pre-framed notifications. */
-export type OutgoingMessage = string | NotificationRun;
+/** A message as JSON text or its UTF-8 bytes, or a subscriber's run of pre-framed notifications. */
+export type OutgoingMessage = string | Uint8Array | NotificationRun;
 
 /** Size in bytes of a message's UTF-8 form (a run's with its frame headers). */
 export function byteLengthOf(message: OutgoingMessage): number {
-  return typeof message === 'string' ? Buffer.byteLength(message, 'utf8') : message.frames.bytes.length;
+  if (typeof message === 'string') return Buffer.byteLength(message, 'utf8');
+  return message instanceof Uint8Array ? message.length : message.frames.bytes.length;
 }
 
 /** Something the scheduler flushes. */
@@ -217,23 +218,29 @@ export class WebSocketOutbox implements Flushable {
     const socket = (this.ws as unknown as { _socket?: Duplex })._socket;
     if (socket === undefined || this.ws.extensions !== '') {
       for (const message of messages) {
-        if (typeof message === 'string') this.ws.send(message, { binary: false });
+        if (typeof message === 'string' || message instanceof Uint8Array) this.ws.send(message, { binary: false });
         else for (const payload of payloadsOf(message)) this.ws.send(payload, { binary: false });
       }
       return;
     }
     let size = 0;
-    for (let i = 0; i < messages.length; i++)
-      size += typeof messages[i] === 'string' ? headerLength(lengths[i]) + lengths[i] : lengths[i];
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i];
+      const framed = typeof message === 'string' || message instanceof Uint8Array;
+      size += framed ? headerLength(lengths[i]) + lengths[i] : lengths[i];
+    }
     const out = Buffer.allocUnsafe(size);
     let offset = 0;
     for (let i = 0; i < messages.length; i++) {
       const message = messages[i];
-      if (typeof message !== 'string') offset = copyRun(message, out, offset);
-      else {
+      if (typeof message === 'string') {
         offset = writeHeader(out, offset, lengths[i]);
         offset += out.write(message, offset, 'utf8');
-      }
+      } else if (message instanceof Uint8Array) {
+        offset = writeHeader(out, offset, lengths[i]);
+        out.set(message, offset);
+        offset += message.length;
+      } else offset = copyRun(message, out, offset);
     }
     socket.write(out);
   }

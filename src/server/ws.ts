@@ -13,6 +13,7 @@ import type { CorsPolicy } from './cors.js';
 import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
 import type { Dispatcher } from '../rpc/dispatch.js';
 import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
+import { JsonChunks } from '../rpc/raw-json.js';
 import type { Logger } from '../node/logger.js';
 import { clientIp, type RateLimiter } from './rate-limit.js';
 import { framedNotifications } from './ws-frames.js';
@@ -161,7 +162,8 @@ export function attachWebSocket(server: Server, options: WebSocketOptions): WebS
       ws.close(SLOW_CONSUMER_CLOSE_CODE, `slow consumer: more than ${maxBuffered} bytes waiting to be sent`);
       return false;
     };
-    const sendText = (text: string): void => {
+    const sendText = (json: string | Uint8Array | JsonChunks): void => {
+      const text = json instanceof JsonChunks ? json.toBuffer() : json;
       const bytes = byteLengthOf(text);
       if (admit(bytes)) outbox.enqueue(text, bytes);
     };

@@ -257,7 +257,7 @@ describe('dispatch', () => {
   });
 
   it('serializes a result JSON cannot encode as a logged -32603', () => {
-    const text = d.serialize({ jsonrpc: '2.0', id: 1, result: 1n });
+    const text = String(d.serialize({ jsonrpc: '2.0', id: 1, result: 1n }));
     expect(JSON.parse(text)).toMatchObject({ id: 1, error: { code: -32603 } });
   });
 
@@ -295,7 +295,7 @@ describe('dispatch', () => {
   it('never throws while serializing, even when the id itself cannot be written', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    const text = d.serialize({ jsonrpc: '2.0', id: cyclic, result: 1 });
+    const text = String(d.serialize({ jsonrpc: '2.0', id: cyclic, result: 1 }));
     expect(JSON.parse(text)).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32603 } });
   });
 

@@ -3,8 +3,8 @@
  * struct-log-text.ts): numbers and hex go in digit by digit, with no string per value and no string per entry, so a
  * trace of a thousand opcodes leaves one buffer behind instead of thousands of short strings for the young
  * generation's collector (which was a quarter of a struct-logger trace's time, measured with bench/trace-engine.ts).
- * Everything written is ASCII but `utf8`'s text (an error message), so the text is read back as latin1 unless that
- * wrote something else.
+ * Everything written is ASCII but `utf8Text`'s (an error message), which goes in as UTF-8: the bytes are the answer's
+ * UTF-8 as they stand.
  */
 
 /** The two ASCII hex digits of each byte value, high digit in the high byte. */
@@ -87,8 +87,6 @@ const SPARE_MAX = 4 << 20;
 export class JsonBytes {
   buf: Buffer;
   pos = 0;
-  /** Something written was not ASCII: read the text back as UTF-8. */
-  private utf8 = false;
 
   constructor(initial = 1 << 16) {
     this.buf = spare ?? Buffer.allocUnsafe(initial);
@@ -114,7 +112,6 @@ export class JsonBytes {
   /** Any string, as UTF-8 (it must already be JSON: quoted and escaped). */
   utf8Text(s: string): void {
     const n = Buffer.byteLength(s, 'utf8');
-    if (n !== s.length) this.utf8 = true;
     this.reserve(n);
     this.pos += this.buf.write(s, this.pos, n, 'utf8');
   }
@@ -174,12 +171,18 @@ export class JsonBytes {
     return delta;
   }
 
-  /** The text written; the writer is done with (its buffer goes to the next one). */
-  finish(): string {
-    const text = this.buf.toString(this.utf8 ? 'utf8' : 'latin1', 0, this.pos);
-    if (this.buf.length <= SPARE_MAX) spare = this.buf;
+  /**
+   * `head`, the text written, then `tail`, as UTF-8 pieces; the writer is done with. The middle piece is a view of
+   * the writer's buffer, which goes to the next writer once `release` is called (after the pieces are sent).
+   */
+  finish(head: string, tail: string): { readonly pieces: readonly Uint8Array[]; readonly release: () => void } {
+    const { buf } = this;
+    const pieces = [Buffer.from(head, 'utf8'), buf.subarray(0, this.pos), Buffer.from(tail, 'utf8')];
     this.buf = EMPTY;
     this.pos = 0;
-    return text;
+    const release = (): void => {
+      if (buf.length <= SPARE_MAX) spare = buf;
+    };
+    return { pieces, release };
   }
 }

@@ -24,11 +24,20 @@ export function revertReason(output: Uint8Array): string | undefined {
 }
 
 /**
- * An answer already written as JSON text (the struct logger's, struct-log-text.ts): the RPC layer sends the text
- * as it is. Anything else that serialises it gets the same JSON through `toJSON`.
+ * An answer already written as JSON (the struct logger's, struct-log-text.ts), as UTF-8 pieces: the RPC layer sends
+ * them as they are. The pieces may be a view of a buffer the next answer reuses: whoever sends them calls `release`
+ * once they are written (or copied), and reads them no more; one never released is only garbage. Anything else that
+ * serialises it gets the same JSON through `toJSON`.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly pieces: readonly Uint8Array[],
+    readonly release: () => void = () => {},
+  ) {}
+
+  get text(): string {
+    return Buffer.concat(this.pieces).toString('utf8');
+  }
 
   toJSON(): unknown {
     return JSON.parse(this.text);

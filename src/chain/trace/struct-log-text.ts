@@ -191,6 +191,7 @@ export class StructLogText implements Tracer {
     const failed = this.end?.failed ?? false;
     const returnValue = bytesToUnprefixedHex(this.end?.returnValue ?? new Uint8Array(0));
     const head = `{"gas":${gas},"failed":${failed},"returnValue":"${returnValue}","structLogs":[`;
-    return new JsonText(`${head}${this.out.finish()}]}`);
+    const { pieces, release } = this.out.finish(head, ']}');
+    return new JsonText(pieces, release);
   }
 }

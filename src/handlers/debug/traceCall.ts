@@ -47,5 +47,5 @@ export async function debug_traceCall(
     }
   }
   const result = await tracing(ctx, 'debug_traceCall', () => traceCall(engine.chain, msg, block, opts));
-  return (result instanceof JsonText ? new RawJson(result.text) : result) as DebugTraceCallResult;
+  return (result instanceof JsonText ? new RawJson(result.pieces, result.release) : result) as DebugTraceCallResult;
 }
