@@ -18,7 +18,7 @@ export class RawJson {
     return typeof this.json === 'string' ? this.json : Buffer.concat(this.pieces()).toString('utf8');
   }
 
-  /** The UTF-8 pieces, in order (undefined for a text result); not to be read once released. */
+  /** The UTF-8 pieces, in order (one for a text result); not to be read once released. */
   pieces(): readonly Uint8Array[] {
     if (this.released) throw new Error('a raw JSON result read after its bytes were released');
     return typeof this.json === 'string' ? [Buffer.from(this.json, 'utf8')] : this.json;

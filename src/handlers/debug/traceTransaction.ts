@@ -21,7 +21,8 @@ export async function debug_traceTransaction(
     traceTransaction(chain, bytesFromHex(txHash), opts),
   );
   if (result === undefined) throw new RpcError(ErrorCode.ServerError, `transaction ${txHash.toLowerCase()} not found`);
-  if (result instanceof JsonText) return new RawJson(result.pieces, result.release) as unknown as DebugTraceTransactionResult;
+  if (result instanceof JsonText)
+    return new RawJson(result.pieces, result.release) as unknown as DebugTraceTransactionResult;
   if (opts.tracer !== 'flatCallTracer') return result as DebugTraceTransactionResult;
   const hash = bytesFromHex(txHash);
   const location = await chain.getTransactionLocation(hash);
