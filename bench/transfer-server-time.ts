@@ -5,7 +5,9 @@
  * all alike; and the server's CPU time per transfer (its process tree's utime + stime from /proc, minus the same for
  * the ceiling calls), which a busy machine inflates far less than wall time.
  *
- * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off),
+ * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off,
+ * `:base` = the svc-node of the checkout at BENCH_BASE_DIR, built, for an A/B on the same load; `:flags=--a,--b` = svc-node
+ * with those Node.js flags),
  * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory,
  * NODE_FLAGS="<flags>" adds Node.js flags to svc-node's process (e.g. `--trace-gc`; its output lands in the node's
  * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind, and with
@@ -84,18 +86,27 @@ function schedDelta(before: number[], after: number[], n: number): string {
 }
 
 function variant(id: string): Target {
-  const [base, mode] = id.split(':') as [string, string | undefined];
+  const [base, mode] = id.split(/:(.*)/s) as [string, string | undefined];
   let target = allTargets.find((t) => t.id === base)!;
   const extraEnv = mode === 'durable' ? { SVC_NODE_DB_WRITE_BEHIND: 'false' } : {};
+  // `svc-node:base`: the node of another checkout (BENCH_BASE_DIR, built), for an A/B on the same load.
+  const baseDir = mode === 'base' ? process.env.BENCH_BASE_DIR : undefined;
+  if (mode === 'base' && baseDir === undefined) throw new Error('svc-node:base needs BENCH_BASE_DIR=<checkout>');
   const prof =
     process.env.PROFILE && base === 'svc-node' ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.PROFILE}`] : [];
   if (base === 'svc-node' && process.env.NODE_FLAGS) prof.push(...process.env.NODE_FLAGS.split(' ').filter(Boolean));
+  if (mode?.startsWith('flags=')) prof.push(...mode.slice('flags='.length).split(',').filter(Boolean));
   const launch = target.launch;
   target = {
     ...target,
     launch: (...a) => {
       const plan = launch(...a);
-      return { ...plan, args: [...prof, ...plan.args], env: { ...plan.env, ...extraEnv } };
+      return {
+        ...plan,
+        args: [...prof, ...plan.args],
+        env: { ...plan.env, ...extraEnv },
+        ...(baseDir !== undefined ? { cwd: baseDir } : {}),
+      };
     },
   };
   return target;
