@@ -42,6 +42,16 @@ const cpuMs = (pid: number) =>
     }
   }, 0);
 
+/** Resident memory of the process tree, MiB. */
+const rssMiB = (pid: number) =>
+  processTree(pid).reduce((sum, p) => {
+    try {
+      return sum + Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+    } catch {
+      return sum;
+    }
+  }, 0);
+
 /** utime + stime (ms) per thread name of every process of the tree (/proc/<pid>/task/<tid>/stat). */
 function cpuByThread(pid: number): Map<string, number> {
   const out = new Map<string, number>();
@@ -188,7 +198,8 @@ try {
       x.cpu.push(cpu);
       console.log(
         `${x.id.padEnd(18)} round ${r}: transfer ${a.toFixed(3)} ms, ceiling ${b.toFixed(3)} ms, ` +
-          `server ${(a - b).toFixed(3)} ms; server CPU ${cpu.toFixed(3)} ms${gcs}`,
+          `server ${(a - b).toFixed(3)} ms; server CPU ${cpu.toFixed(3)} ms (total ${(c2 / 1000).toFixed(1)} s ` +
+          `since start, RSS ${rssMiB(x.node.pid).toFixed(0)} MiB)${gcs}`,
       );
     }
   }
