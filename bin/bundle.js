@@ -185,8 +185,7 @@ export function checkWorkerGraphs(metafile) {
   const start = entryOf('chain/exec/seal-check-worker');
   if (start === undefined) throw new Error('the bundle has no seal-check worker entry');
   const seen = new Set([start]);
-  for (const out of seen)
-    for (const { path } of outputs[out].imports) if (outputs[path] !== undefined) seen.add(path);
+  for (const out of seen) for (const { path } of outputs[out].imports) if (outputs[path] !== undefined) seen.add(path);
   for (const out of seen)
     for (const input of Object.keys(outputs[out].inputs))
       if (NARROW_PATHS.test(input))

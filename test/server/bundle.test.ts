@@ -98,7 +98,11 @@ describe('the bundle', () => {
             ...(narrow ? { 'dist/chain/exec/plain-transfers.js': {} } : {}),
           },
         },
-        'dist/bundle/main.js': { entryPoint: 'dist/main.js', imports: [], inputs: { 'dist/chain/exec/call-frames.js': {} } },
+        'dist/bundle/main.js': {
+          entryPoint: 'dist/main.js',
+          imports: [],
+          inputs: { 'dist/chain/exec/call-frames.js': {} },
+        },
       },
     });
     expect(() => checkWorkerGraphs(metafile(false))).not.toThrow();

@@ -38,7 +38,8 @@ function tsxEsmApiUrl(): string {
  * `callerUrl` (pass `import.meta.url`). The extension follows the caller's: .ts from sources, .js when compiled.
  */
 export function spawnSiblingWorker(callerUrl: string, entryName: string, options: ModuleWorkerOptions = {}): Worker {
-  if (!callerUrl.endsWith('.ts')) return new Worker(bundledEntry(entryName) ?? new URL(`./${entryName}.js`, callerUrl), options);
+  if (!callerUrl.endsWith('.ts'))
+    return new Worker(bundledEntry(entryName) ?? new URL(`./${entryName}.js`, callerUrl), options);
   const entry = new URL(`./${entryName}.ts`, callerUrl).href;
   const bootstrap =
     `import(${JSON.stringify(tsxEsmApiUrl())})` +
