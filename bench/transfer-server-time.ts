@@ -7,7 +7,7 @@
  *
  * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off,
  * `:base` = the svc-node of the checkout at BENCH_BASE_DIR, built, for an A/B on the same load; `:flags=--a,--b` = svc-node
- * with those Node.js flags),
+ * with those Node.js flags; `:env=NAME=value` = svc-node with that environment variable, e.g. a setting),
  * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory,
  * NODE_FLAGS="<flags>" adds Node.js flags to svc-node's process (e.g. `--trace-gc`; its output lands in the node's
  * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind, and with
@@ -98,7 +98,12 @@ function schedDelta(before: number[], after: number[], n: number): string {
 function variant(id: string): Target {
   const [base, mode] = id.split(/:(.*)/s) as [string, string | undefined];
   let target = allTargets.find((t) => t.id === base)!;
-  const extraEnv = mode === 'durable' ? { SVC_NODE_DB_WRITE_BEHIND: 'false' } : {};
+  const extraEnv: Record<string, string> =
+    mode === 'durable'
+      ? { SVC_NODE_DB_WRITE_BEHIND: 'false' }
+      : mode?.startsWith('env=')
+        ? Object.fromEntries([mode.slice('env='.length).split(/=(.*)/s).slice(0, 2) as [string, string]])
+        : {};
   // `svc-node:base`: the node of another checkout (BENCH_BASE_DIR, built), for an A/B on the same load.
   const baseDir = mode === 'base' ? process.env.BENCH_BASE_DIR : undefined;
   if (mode === 'base' && baseDir === undefined) throw new Error('svc-node:base needs BENCH_BASE_DIR=<checkout>');
