@@ -5,7 +5,9 @@
  * all alike; and the server's CPU time per transfer (its process tree's utime + stime from /proc, minus the same for
  * the ceiling calls), which a busy machine inflates far less than wall time.
  *
- * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off),
+ * Knobs: TARGETS (default svc-node,svc-node:durable,anvil,hardhat; `:durable` = svc-node with db.write-behind off,
+ * `:base` = the svc-node of the checkout at BENCH_BASE_DIR, built, for an A/B on the same load; `:flags=--a,--b` = svc-node
+ * with those Node.js flags; `:env=NAME=value` = svc-node with that environment variable, e.g. a setting),
  * N transfers per round (200), ROUNDS (5), PROFILE=<dir> runs svc-node under `node --cpu-prof` into that directory,
  * NODE_FLAGS="<flags>" adds Node.js flags to svc-node's process (e.g. `--trace-gc`; its output lands in the node's
  * log file; with `--trace-gc` each round also prints the collections its transfers caused, by kind, and with
@@ -35,6 +37,16 @@ const cpuMs = (pid: number) =>
       const f = readFileSync(`/proc/${p}/stat`, 'utf8');
       const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
       return sum + ((Number(rest[11]) + Number(rest[12])) * 1000) / ticks;
+    } catch {
+      return sum;
+    }
+  }, 0);
+
+/** Resident memory of the process tree, MiB. */
+const rssMiB = (pid: number) =>
+  processTree(pid).reduce((sum, p) => {
+    try {
+      return sum + Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024;
     } catch {
       return sum;
     }
@@ -84,18 +96,32 @@ function schedDelta(before: number[], after: number[], n: number): string {
 }
 
 function variant(id: string): Target {
-  const [base, mode] = id.split(':') as [string, string | undefined];
+  const [base, mode] = id.split(/:(.*)/s) as [string, string | undefined];
   let target = allTargets.find((t) => t.id === base)!;
-  const extraEnv = mode === 'durable' ? { SVC_NODE_DB_WRITE_BEHIND: 'false' } : {};
+  const extraEnv: Record<string, string> =
+    mode === 'durable'
+      ? { SVC_NODE_DB_WRITE_BEHIND: 'false' }
+      : mode?.startsWith('env=')
+        ? Object.fromEntries([mode.slice('env='.length).split(/=(.*)/s).slice(0, 2) as [string, string]])
+        : {};
+  // `svc-node:base`: the node of another checkout (BENCH_BASE_DIR, built), for an A/B on the same load.
+  const baseDir = mode === 'base' ? process.env.BENCH_BASE_DIR : undefined;
+  if (mode === 'base' && baseDir === undefined) throw new Error('svc-node:base needs BENCH_BASE_DIR=<checkout>');
   const prof =
     process.env.PROFILE && base === 'svc-node' ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.PROFILE}`] : [];
   if (base === 'svc-node' && process.env.NODE_FLAGS) prof.push(...process.env.NODE_FLAGS.split(' ').filter(Boolean));
+  if (mode?.startsWith('flags=')) prof.push(...mode.slice('flags='.length).split(',').filter(Boolean));
   const launch = target.launch;
   target = {
     ...target,
     launch: (...a) => {
       const plan = launch(...a);
-      return { ...plan, args: [...prof, ...plan.args], env: { ...plan.env, ...extraEnv } };
+      return {
+        ...plan,
+        args: [...prof, ...plan.args],
+        env: { ...plan.env, ...extraEnv },
+        ...(baseDir !== undefined ? { cwd: baseDir } : {}),
+      };
     },
   };
   return target;
@@ -177,7 +203,8 @@ try {
       x.cpu.push(cpu);
       console.log(
         `${x.id.padEnd(18)} round ${r}: transfer ${a.toFixed(3)} ms, ceiling ${b.toFixed(3)} ms, ` +
-          `server ${(a - b).toFixed(3)} ms; server CPU ${cpu.toFixed(3)} ms${gcs}`,
+          `server ${(a - b).toFixed(3)} ms; server CPU ${cpu.toFixed(3)} ms (total ${(c2 / 1000).toFixed(1)} s ` +
+          `since start, RSS ${rssMiB(x.node.pid).toFixed(0)} MiB)${gcs}`,
       );
     }
   }

@@ -38,6 +38,23 @@ const bundleStampFile = join(bundleDir, '.stamp');
 /** npm rewrites this on every install, so a dependency update makes the bundle stale. */
 const installStamp = join(root, 'node_modules', '.package-lock.json');
 
+/**
+ * Worker-thread entries bundled too (src/chain/workers/spawn.ts starts these from the bundle when the node runs from
+ * it): each worker otherwise resolves, reads and links its few hundred modules one by one, about a second of CPU per
+ * worker at start, and keeps them all in memory. Code splitting gives each entry only the modules it reaches (a chunk
+ * holds the modules of exactly one set of entries), so the seal-check worker still loads none of the engine's narrower
+ * execution paths; `checkWorkerGraphs` below makes the bundle fail if it ever did.
+ */
+export const WORKER_ENTRIES = [
+  'chain/exec/seal-check-worker',
+  'chain/exec/call-worker',
+  'chain/txpool/sender-recovery-worker',
+];
+
+/** Modules that patch or replace @ethereumjs's execution (test/chain/engine/seal-check.test.ts lists them too). */
+const NARROW_PATHS =
+  /\/chain\/(exec\/(call-deadline|sync-step|sender-address|jump-analysis-cache|call-frames|call-opcodes|call-journal|plain-transfers|flat-state|warm-state|block-runner|step-probe)|view\/state-view)\.js$/;
+
 const EXTERNAL = ['classic-level', 'level', 'secp256k1', 'keccak', '@modelcontextprotocol/sdk', 'prom-client', 'tsx'];
 const STALE_CHUNK_MS = 24 * 60 * 60 * 1000;
 
@@ -113,7 +130,12 @@ export async function bundle({ force = false } = {}) {
   let result;
   try {
     result = await esbuild.build({
-      entryPoints: { main: join(distDir, 'main.js') },
+      entryPoints: {
+        main: join(distDir, 'main.js'),
+        // Beside main.js (a file's rewritten `import.meta.url` is relative to the bundle's folder): by base name.
+        ...Object.fromEntries(WORKER_ENTRIES.map((path) => [path.split('/').pop(), join(distDir, `${path}.js`)])),
+      },
+      metafile: true,
       outdir: bundleDir,
       bundle: true,
       // Lazily imported parts (peering, MCP) in chunks of their own: one file with everything starts ~40% slower.
@@ -135,6 +157,7 @@ export async function bundle({ force = false } = {}) {
     // esbuild builds in a child process of its own, which would otherwise live as long as the node does.
     await esbuild.stop();
   }
+  checkWorkerGraphs(result.metafile);
   mkdirSync(bundleDir, { recursive: true });
   const written = new Set();
   // The entry last: it names the chunks, which must all be in place before anyone imports it.
@@ -152,6 +175,21 @@ export async function bundle({ force = false } = {}) {
     if (!written.has(path) && path !== bundleStampFile && now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
   }
   return pathToFileURL(bundleEntry).href;
+}
+
+/** The seal-check worker's bundled files (its entry and every chunk it imports) hold none of the narrow paths. */
+export function checkWorkerGraphs(metafile) {
+  const outputs = metafile.outputs;
+  const entryOf = (name) =>
+    Object.keys(outputs).find((out) => outputs[out].entryPoint?.endsWith(`dist/${name}.js`) === true);
+  const start = entryOf('chain/exec/seal-check-worker');
+  if (start === undefined) throw new Error('the bundle has no seal-check worker entry');
+  const seen = new Set([start]);
+  for (const out of seen) for (const { path } of outputs[out].imports) if (outputs[path] !== undefined) seen.add(path);
+  for (const out of seen)
+    for (const input of Object.keys(outputs[out].inputs))
+      if (NARROW_PATHS.test(input))
+        throw new Error(`the bundled seal-check worker would load ${input}, a narrow execution path (bin/bundle.js)`);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

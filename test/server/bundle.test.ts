@@ -2,7 +2,8 @@
  * The bundle `svc-node` starts from (bin/bundle.js): `node bin/build.js` brings it up to date with dist/, a change of
  * what dist/ was compiled from makes it stale (content: touching files does not), and a node started from it still finds what sits beside its modules in dist/ (the Ethash
  * cache worker, the sender-recovery worker, docs/), with no warning that it fell back to its main thread; the call
- * time limit applies to the EVM inside the bundle, and bundled nodes peer and sync.
+ * time limit applies to the EVM inside the bundle, and bundled nodes peer and sync. The worker entries a dev node starts
+ * are bundled too, the seal-check worker's without any of the engine's narrow execution paths.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { HDNodeWallet, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staleSources, stampFile } from '../../bin/build.js';
-import { bundleEntry, bundleIsStale } from '../../bin/bundle.js';
+import { bundleEntry, bundleIsStale, checkWorkerGraphs, WORKER_ENTRIES } from '../../bin/bundle.js';
 import { DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
@@ -78,6 +79,34 @@ describe('the bundle', () => {
     expect(targets.size).toBeGreaterThanOrEqual(4);
     for (const relative of targets)
       expect(existsSync(fileURLToPath(new URL(relative, `file://${bundleDir}/`))), relative).toBe(true);
+  });
+
+  it('holds the workers a dev node starts beside main.js, and no narrow execution path in the seal-check worker', () => {
+    for (const entry of WORKER_ENTRIES) expect(existsSync(join(bundleDir, `${entry.split('/').pop()}.js`))).toBe(true);
+    // esbuild's metafile as bin/bundle.js reads it: the worker's entry, the chunks it imports, their input modules.
+    const metafile = (narrow: boolean) => ({
+      outputs: {
+        'dist/bundle/seal-check-worker.js': {
+          entryPoint: 'dist/chain/exec/seal-check-worker.js',
+          imports: [{ path: 'dist/bundle/chunk-A.js' }, { path: 'node:worker_threads' }],
+          inputs: { 'dist/chain/exec/seal-check-worker.js': {} },
+        },
+        'dist/bundle/chunk-A.js': {
+          imports: [],
+          inputs: {
+            'dist/chain/exec/credit-rewards.js': {},
+            ...(narrow ? { 'dist/chain/exec/plain-transfers.js': {} } : {}),
+          },
+        },
+        'dist/bundle/main.js': {
+          entryPoint: 'dist/main.js',
+          imports: [],
+          inputs: { 'dist/chain/exec/call-frames.js': {} },
+        },
+      },
+    });
+    expect(() => checkWorkerGraphs(metafile(false))).not.toThrow();
+    expect(() => checkWorkerGraphs(metafile(true))).toThrow(/plain-transfers\.js, a narrow execution path/);
   });
 
   it(

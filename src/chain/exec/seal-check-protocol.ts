@@ -31,7 +31,6 @@ export interface SealedReceipt {
 
 /** One sealed block to re-execute on its parent's state. */
 export interface SealCheckJob {
-  readonly kind: 'check';
   readonly id: number;
   readonly header: readonly Uint8Array[];
   readonly txs: readonly Uint8Array[];
@@ -69,16 +68,27 @@ export interface SealDifference {
 }
 
 export interface SealVerdict {
-  readonly kind: 'verdict';
   readonly id: number;
   readonly differences: readonly SealDifference[];
   /** The check itself could not run (a missing node, a decoding failure): no verdict on the block. */
   readonly error?: string;
 }
 
+/** Consecutive jobs posted as one message: fewer wake-ups of either thread, and the worker keeps its state between them. */
+export interface SealCheckRun {
+  readonly kind: 'run';
+  readonly jobs: readonly SealCheckJob[];
+}
+
+/** The verdicts of one run, in its order. */
+export interface SealVerdicts {
+  readonly kind: 'verdicts';
+  readonly verdicts: readonly SealVerdict[];
+}
+
 export interface SealWorkerReady {
   readonly kind: 'ready';
 }
 
-export type ToSealWorker = SealCheckJob | NodeAnswer;
-export type FromSealWorker = SealVerdict | NodeAsk | SealWorkerReady;
+export type ToSealWorker = SealCheckRun | NodeAnswer;
+export type FromSealWorker = SealVerdicts | NodeAsk | SealWorkerReady;

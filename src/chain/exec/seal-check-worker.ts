@@ -48,6 +48,7 @@ import type {
   SealCheckJob,
   SealCheckSetup,
   SealDifference,
+  SealVerdict,
   ToSealWorker,
 } from './seal-check-protocol.js';
 
@@ -149,13 +150,16 @@ function stateAt(common: Common, root: Uint8Array): NotingStateManager {
  * here, so nothing of the previous block survives but the trie nodes, which are content-addressed). createVM per
  * block cost the worker about as much as a small block's execution.
  */
-const references = new Map<Common, { vm: VM; sm: NotingStateManager; job: SealCheckJob | undefined }>();
+interface Reference {
+  readonly vm: VM;
+  readonly sm: NotingStateManager;
+  job: SealCheckJob | undefined;
+  /** The state root its last check ended on, when that check found no difference at all. */
+  after: Uint8Array | undefined;
+}
+const references = new Map<Common, Reference>();
 
-async function referenceFor(
-  common: Common,
-  job: SealCheckJob,
-  fresh = false,
-): Promise<{ vm: VM; sm: NotingStateManager }> {
+async function referenceFor(common: Common, job: SealCheckJob, fresh = false): Promise<Reference> {
   let ref = references.get(common);
   if (ref === undefined) {
     const sm = stateAt(common, job.parentRoot);
@@ -168,11 +172,16 @@ async function referenceFor(
       shallowCopy: () => ancestors,
     };
     const vm = await createVM({ common: common.copy(), stateManager: sm, blockchain: ancestors });
-    ref = { vm, sm, job };
+    ref = { vm, sm, job, after: undefined };
     references.set(common, ref);
   }
   ref.job = job;
   ref.sm.written.clear();
+  // The child of the block checked last (a run of blocks, or one sent after another) starts on the state that check
+  // ended on, caches and all, as the library's runBlock carries them from block to block: no reset, no re-reads.
+  const carried = ref.after !== undefined && equalsBytes(ref.after, job.parentRoot);
+  ref.after = undefined;
+  if (carried) return ref;
   try {
     await ref.sm.setStateRoot(job.parentRoot);
   } catch (err) {
@@ -198,7 +207,8 @@ async function check(job: SealCheckJob): Promise<SealDifference[]> {
   for (const [i, sender] of impersonated)
     (txs[i] as { getSenderAddress: () => Address }).getSenderAddress = () => sender;
   const block = new Block(header, txs, [], undefined, { common });
-  const { vm, sm } = await referenceFor(common, job);
+  const ref = await referenceFor(common, job);
+  const { vm, sm } = ref;
   const out: SealDifference[] = [];
   const differ = (field: string, sealed: string, reference: string, tx?: number) => {
     if (sealed !== reference) out.push({ ...(tx !== undefined ? { tx } : {}), field, sealed, reference });
@@ -251,6 +261,7 @@ async function check(job: SealCheckJob): Promise<SealDifference[]> {
     differ('stateRoot', hex(header.stateRoot), hex(stateRoot));
     out.push(...(await stateDifferences(common, sm, header.stateRoot)));
   }
+  if (out.length === 0) ref.after = stateRoot;
   return out;
 }
 
@@ -291,16 +302,15 @@ port.on('message', (message: ToSealWorker) => {
     return;
   }
   queue = queue.then(async () => {
-    try {
-      post({ kind: 'verdict', id: message.id, differences: await check(message) });
-    } catch (err) {
-      post({
-        kind: 'verdict',
-        id: message.id,
-        differences: [],
-        error: err instanceof Error ? err.message : String(err),
-      });
+    const verdicts: SealVerdict[] = [];
+    for (const job of message.jobs) {
+      try {
+        verdicts.push({ id: job.id, differences: await check(job) });
+      } catch (err) {
+        verdicts.push({ id: job.id, differences: [], error: err instanceof Error ? err.message : String(err) });
+      }
     }
+    post({ kind: 'verdicts', verdicts });
   });
 });
 

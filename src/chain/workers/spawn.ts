@@ -6,9 +6,9 @@
  * is itself a .ts file the worker starts from a tiny eval'd bootstrap that registers tsx's ESM hooks
  * inside the worker and then imports the .ts entry; compiled output loads the .js entry directly.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
@@ -38,10 +38,23 @@ function tsxEsmApiUrl(): string {
  * `callerUrl` (pass `import.meta.url`). The extension follows the caller's: .ts from sources, .js when compiled.
  */
 export function spawnSiblingWorker(callerUrl: string, entryName: string, options: ModuleWorkerOptions = {}): Worker {
-  if (!callerUrl.endsWith('.ts')) return new Worker(new URL(`./${entryName}.js`, callerUrl), options);
+  if (!callerUrl.endsWith('.ts'))
+    return new Worker(bundledEntry(entryName) ?? new URL(`./${entryName}.js`, callerUrl), options);
   const entry = new URL(`./${entryName}.ts`, callerUrl).href;
   const bootstrap =
     `import(${JSON.stringify(tsxEsmApiUrl())})` +
     `.then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
   return new Worker(bootstrap, { ...options, eval: true, execArgv: [] });
+}
+
+/**
+ * The worker entry bundled beside this module's own file, when this module runs from the node's bundle (bin/bundle.js
+ * bundles the worker entries the dev node starts into its folder, by base name); undefined in dist/ as compiled, which
+ * has no such file beside this one. A caller's `import.meta.url` names its file in dist/ even inside the bundle.
+ */
+function bundledEntry(entryName: string): URL | undefined {
+  const here = import.meta.dirname;
+  if (here === undefined || basename(here) !== 'bundle') return undefined;
+  const file = join(here, `${basename(entryName)}.js`);
+  return existsSync(file) ? pathToFileURL(file) : undefined;
 }

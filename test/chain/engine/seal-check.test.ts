@@ -103,6 +103,24 @@ describe('the seal checker', () => {
     await expect(chain.sealChecks!.room()).resolves.toBeUndefined();
   }, 60_000);
 
+  it('checks each block of a run on the state the one before ended on, and a block on an earlier parent on its own', async () => {
+    const { chain, failures, errors } = await openChecked();
+    const transfer = (nonce: bigint, to: Uint8Array, atBlock?: bigint) =>
+      signedTx(chain, { from: 0, nonce, to, value: 1n }, atBlock);
+    const first = await mine(chain, [transfer(0n, addresses[4]!)]);
+    // Sealed back to back: held and posted in runs, each block's reference carried on from its parent's.
+    for (let nonce = 1n; nonce <= 4n; nonce++) await mine(chain, [transfer(nonce, addresses[4]!)]);
+    await chain.sealChecks!.drain();
+    // A sibling of block 2 (sender 0's nonce 1 again): its parent's state is not the one the reference ended on.
+    const sibling = await mine(chain, [transfer(1n, addresses[5]!, 2n)], { parentHash: first.block.hash() });
+    expect(sibling.result.status).not.toBe('known');
+    await settled(chain, failures, 0);
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(chain.sealChecks!.stats).toMatchObject({ checked: 6, failed: 0, errors: 0, pending: 0 });
+    expect(chain.getHead().header.number).toBe(5n);
+  }, 60_000);
+
   it('reports one gas too many on a plain transfer, rewinds the head and refuses production', async () => {
     const { chain, failures } = await openChecked();
     await honestBlocks(chain);

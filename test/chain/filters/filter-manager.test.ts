@@ -153,6 +153,33 @@ describe('block and pending-transaction filters', () => {
     expect(await manager.changes(id)).toEqual({ kind: 'blocks', hashes: [] });
   });
 
+  it('read no block of a run announced by its last one while nothing listens; deliver every one once something does', async () => {
+    const read: bigint[] = [];
+    start({
+      blockByHash: async (hash) => {
+        const block = chain.byHash(hash);
+        if (block !== undefined) read.push(block.header.number);
+        return block;
+      },
+    });
+    // A bulk run of empty blocks: the chain announces only the run's last block.
+    const run = async (n: number) => {
+      let last: SyntheticBlock | undefined;
+      for (let i = 0; i < n; i++) last = await chain.extend([]);
+      manager.onNewHead(last!);
+      await manager.settled();
+      return last!;
+    };
+    await run(5);
+    expect(read).toEqual([]);
+    const id = await manager.newBlockFilter();
+    const last = await run(3);
+    expect(read).toEqual([7n, 6n]);
+    const hashes = [6n, 7n, 8n].map((n) => chain.blockAt(n)!.hash());
+    expect(hashes.at(-1)).toEqual(last.hash());
+    expect(await manager.changes(id)).toEqual({ kind: 'blocks', hashes });
+  });
+
   it('report pending transaction hashes since the last poll', async () => {
     manager.onPendingTransaction(new Uint8Array(32).fill(9)); // before installation: not reported
     const id = await manager.newPendingTransactionFilter();
