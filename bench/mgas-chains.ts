@@ -1,7 +1,7 @@
 /**
  * The chains bench/mgas.ts imports, built once and cached in the tmp dir (as raw blocks, so a run never opens the
  * source): the state-heavy account blocks of bench/snap-chain.ts, and blocks of mixed ERC-20 transfers and
- * contract calls filled to ETC's gas limit on an instant-seal dev chain whose genesis carries that limit.
+ * contract calls filled to ETC's gas limit on a dev chain whose genesis carries that limit.
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -169,13 +169,14 @@ const SENDERS = 240;
 const senderKey = (i: number) => keccak256(new TextEncoder().encode(`svc-node mgas bench sender ${i}`));
 
 /**
- * An instant-seal chain with an 8 M-gas limit: setup blocks (fund the senders, deploy the token and the ledger,
+ * A chain with an 8 M-gas limit: setup blocks (fund the senders, deploy the token and the ledger,
  * hand every sender tokens), then `warm + count` blocks filled to the limit with a mix of 60 % ERC-20 transfers
  * (a third of them to fresh holders) and 40 % ledger calls (half of them on fresh keys), signed by 240 senders.
- * The first `warm` mixed blocks go into the base datadir with the setup; the rest are timed.
+ * The first `warm` mixed blocks go into the base datadir with the setup; the rest are timed. Sealed with Ethash at
+ * the dev difficulty, as ETC's blocks are (an instant-seal chain also records its written keys, which ETC does not).
  */
 export async function mixedChain(opts: { warm: number; count: number }): Promise<BenchChain> {
-  const dir = join(BENCH_DIR, `mixed-${opts.warm}-${opts.count}`);
+  const dir = join(BENCH_DIR, `mixed-ethash-${opts.warm}-${opts.count}`);
   const file = join(dir, 'blocks.bin');
   const firstFile = join(dir, 'first');
   if (!existsSync(file)) {
@@ -191,7 +192,7 @@ export async function mixedChain(opts: { warm: number; count: number }): Promise
     dir,
     blocks: readBlocks(file),
     first: Number(readFileSync(firstFile, 'utf8')),
-    open: { network: mixedNetwork, seal: 'instant' },
+    open: { network: mixedNetwork, seal: 'ethash' },
   };
 }
 
@@ -199,7 +200,7 @@ async function buildMixed(dataDir: string, warm: number, count: number) {
   const engine = await ChainEngine.open({
     dataDir,
     network: mixedNetwork,
-    seal: 'instant',
+    seal: 'ethash',
     powCacheDir: POW_CACHE_DIR,
     pool: { maxSize: 20_000, maxPerSender: 2_000 },
     mining: { coinbase: new Uint8Array(20).fill(0xcb) },

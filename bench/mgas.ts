@@ -14,8 +14,8 @@
  *
  * Each run copies the row's base datadir (blocks before the timed ones, imported once with a node's defaults) and
  * imports the timed blocks, decoded from their bytes before the clock, so each transaction's sender is recovered
- * on the clock, as for a block from a peer. Seals are out of the figure: the heavy row's Ethash seals are checked
- * before the clock (`preverifySeals`; the import takes those verdicts), the mixed chain is instant-sealed. Printed
+ * on the clock, as for a block from a peer. Seals are out of the figure: their Ethash seals are checked before the
+ * clock (`preverifySeals`, on the seal workers; the import takes those verdicts). Printed
  * per run: Mgas/s of wall time and of the process's CPU time (all threads: execution, LevelDB, GC), and ms per block.
  * `--profile <dir>` records a V8 CPU profile of the main thread over the timed import (`<row>.cpuprofile`; summary:
  * bench/profile-summary.ts); `--phases` prints the wall time per block of the import's phases (bench/mgas-phases.ts).
