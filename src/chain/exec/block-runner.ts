@@ -107,6 +107,8 @@ export class BlockRunner {
     const opened = input.state ?? openState(input.store, input.common, input.parentStateRoot);
     const sm = input.flat === true ? flatStateOver(opened.stateManager) : opened.stateManager;
     if (sm instanceof FlatState) sm.beginFlatChanges(input.parentStateRoot);
+    // A state opened for this block: its changes are listed for the flat table's head move (state/change-list.ts).
+    else if (input.state === undefined) opened.stateManager.beginFlatChanges(input.parentStateRoot);
     await sm.checkpoint();
     const transfers =
       input.plainTransfers !== false && plainTransfersApply(input.common)
@@ -231,7 +233,12 @@ export class BlockRunner {
     await creditRewards(sm, rewards);
     await sm.commit();
     const stateRoot = await sm.getStateRoot();
-    const flatChanges = sm instanceof FlatState ? sm.takeFlatChanges(stateRoot) : undefined;
+    const flatChanges =
+      sm instanceof FlatState
+        ? sm.takeFlatChanges(stateRoot)
+        : this.input.state === undefined
+          ? this.opened.stateManager.takeFlatChanges(stateRoot)
+          : undefined;
     return {
       ...(flatChanges !== undefined ? { flatChanges } : {}),
       receipts: this.receipts,

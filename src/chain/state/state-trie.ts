@@ -109,6 +109,11 @@ export class StateTrie extends MerklePatriciaTrie {
     this.root(newRoot);
   }
 
+  /** The open batch's updates so far: transformed (hashed) key and value, null deleting (change-list.ts). */
+  pendingUpdates(): Iterable<readonly [Uint8Array, Uint8Array | null]> {
+    return this.collected?.values() ?? [];
+  }
+
   /** Whether a batch is open: the root does not yet say what the trie holds (a flat read must not stand in). */
   get batching(): boolean {
     return this.collected !== undefined;

@@ -23,6 +23,7 @@ import {
   ValueEncoding,
   bytesToBigInt,
   bytesToUnprefixedHex,
+  equalsBytes,
   hexToBytes,
   setLengthLeft,
   unpadBytes,
@@ -32,6 +33,8 @@ import { RLP } from '@ethereumjs/rlp';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import { keccak256 } from '../base/crypto.js';
+import type { FlatChanges } from '../db/flat-changes.js';
+import { ChangeList } from './change-list.js';
 import { FlatLookup } from './flat-lookup.js';
 import { keepRead } from './kept-reads.js';
 import { StateTrie, type StateTrieCaches, isMissingNode } from './state-trie.js';
@@ -101,6 +104,21 @@ export class ChainStateManager extends MerkleStateManager {
     super(opts);
   }
 
+  /** The block's flat-state changes being listed (change-list.ts), between `beginFlatChanges` and `takeFlatChanges`. */
+  private changes: ChangeList | undefined;
+
+  /** Lists the changes from here on, made on the state at `parentRoot` (where this state manager must be). */
+  beginFlatChanges(parentRoot: Uint8Array): void {
+    this.changes = this.flat === undefined ? undefined : new ChangeList(parentRoot, this.flat);
+  }
+
+  /** The listed changes up to `toRoot` (what `getStateRoot` just gave), or undefined; the listing ends. */
+  takeFlatChanges(toRoot: Uint8Array): FlatChanges | undefined {
+    const changes = this.changes;
+    this.changes = undefined;
+    return changes?.take(toRoot);
+  }
+
   /**
    * The account from the flat state, into the account cache as the library puts a trie read (but kept by a revert:
    * kept-reads.ts); undefined: not there.
@@ -109,8 +127,10 @@ export class ChainStateManager extends MerkleStateManager {
     if (this.flat === undefined || this._caches?.account?.get(address) !== undefined) return undefined;
     const trie = this._trie as StateTrie;
     if (trie.batching) return undefined;
-    const leaf = this.flat.account(trie.root(), keccak256(address.bytes));
+    const hashed = keccak256(address.bytes);
+    const leaf = this.flat.account(trie.root(), hashed);
     if (leaf === undefined) return undefined;
+    this.changes?.readAccount(trie.root(), hashed, leaf);
     const account = leaf === null ? undefined : createAccountFromRLP(leaf);
     const cache = this._caches?.account;
     if (cache !== undefined) {
@@ -139,6 +159,7 @@ export class ChainStateManager extends MerkleStateManager {
     if (storageTrie?.batching === true) return undefined;
     const value = this.flat.slot(trie.root(), hashed, storageTrie?.root() ?? account.storageRoot, key);
     if (value === undefined) return undefined;
+    this.changes?.readSlot(trie.root(), hashed, key, value);
     if (cache) this._caches?.storage?.put(address, key, value ?? RLP_EMPTY);
     return RLP.decode(value ?? new Uint8Array(0)) as Uint8Array;
   }
@@ -179,6 +200,7 @@ export class ChainStateManager extends MerkleStateManager {
     storageRoot: Uint8Array,
     slots: Iterable<readonly [Uint8Array, Uint8Array]>,
   ): Promise<Uint8Array> {
+    this.changes?.spoil();
     const trie = this._getStorageTrie(address, { storageRoot } as Account) as StateTrie;
     // Past putStorage, so the written keys are noted here.
     await writeSlotBatch(trie, slots, (key) => this.written?.noteSlot(address.bytes, key));
@@ -205,6 +227,16 @@ export class ChainStateManager extends MerkleStateManager {
     if ((await this.getAccount(address)) === undefined)
       throw EthereumJSErrorWithoutCode('putStorage() called on non-existing account');
     cache.put(address, key, RLP.encode(unpadBytes(value)));
+  }
+
+  /** A storage emptied at once (a creation over an address) is not listed slot by slot. */
+  override async clearStorage(address: Address): Promise<void> {
+    if (
+      this.changes !== undefined &&
+      !equalsBytes((await this.getAccount(address))?.storageRoot ?? KECCAK256_RLP, KECCAK256_RLP)
+    )
+      this.changes.spoil();
+    return super.clearStorage(address);
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
@@ -257,6 +289,7 @@ export class ChainStateManager extends MerkleStateManager {
       trie.discardBatch();
       throw err;
     }
+    this.changes?.accountsWritten(trie.pendingUpdates());
     await trie.commitBatch();
   }
 
@@ -275,13 +308,14 @@ export class ChainStateManager extends MerkleStateManager {
       const account = await this.getAccount(address);
       if (account === undefined) continue;
       const storageTrie = this._getStorageTrie(address, account) as StateTrie;
+      const values = slots.map(
+        ([keyHex, value]) => [keyHex, RLP.decode(value ?? new Uint8Array(0)) as Uint8Array] as const,
+      );
       await writeSlotBatch(
         storageTrie,
-        slots.map(([keyHex, value]) => [
-          unprefixedHexToBytes(keyHex),
-          RLP.decode(value ?? new Uint8Array(0)) as Uint8Array,
-        ]),
+        values.map(([keyHex, value]) => [unprefixedHexToBytes(keyHex), value]),
       );
+      this.changes?.slotsWritten(keccak256(address.bytes), values);
       // As the library's _modifyContractStorage: the trie is remembered under the plain address too.
       this._storageTries[addressHex] = storageTrie;
       account.storageRoot = storageTrie.root();
