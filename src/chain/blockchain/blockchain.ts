@@ -29,6 +29,7 @@ import type { CallMessage, CallResult } from '../exec/call.js';
 import { buildGenesis, declaredGenesisBlock, genesisSpillTo } from '../genesis/state.js';
 import { ForkChoice } from '../import/fork-choice.js';
 import { BlockImporter, type ImportResult } from '../import/importer.js';
+import type { ImportTimesSnapshot } from '../import/import-times.js';
 import { BlockValidator } from '../import/validate.js';
 import type { LogIndexReader } from '../logs/log-index.js';
 import { GenesisMismatchError } from '../genesis/header.js';
@@ -338,6 +339,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   preverifySeals(blocks: readonly Block[]): Promise<void> {
     return this.validator.preverifySeals(blocks);
   }
+
+  /** Drops what `preverifySeals` left for blocks that will not be imported (a stopped import's read-ahead). */
+  forgetSeals = (blocks: readonly Block[]): void => this.validator.forgetSeals(blocks);
+  /** Main-thread time per import step (validate, execute, store) since the chain opened. */
+  importTimes = (): ImportTimesSnapshot => this.importer.times.snapshot();
 
   /** Seal verdicts of headers stored without import (a snap sync's header chain). */
   checkSeals(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
