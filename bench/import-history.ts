@@ -104,16 +104,12 @@ async function throughSvcNode(): Promise<CliRun> {
   );
   let out = '';
   let cpu: ThreadCpu | undefined;
-  // The last reading before the process ends (its last ~100 ms of closing are not in it).
-  const sampler = setInterval(() => {
-    cpu = threadCpu(child.pid!) ?? cpu;
-  }, 100);
+  // Read when the import is done, before closing ends the worker threads (their CPU leaves /proc with them).
   child.stdout!.setEncoding('utf8').on('data', (c: string) => {
     out += c;
-    if (c.includes('"import done"')) cpu = threadCpu(child.pid!) ?? cpu;
+    if (c.includes('"import done"')) cpu ??= threadCpu(child.pid!);
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
-  clearInterval(sampler);
   const wall = (performance.now() - started) / 1000;
   rmSync(dir, { recursive: true, force: true });
   const done = out
