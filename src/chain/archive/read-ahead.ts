@@ -54,6 +54,10 @@ export class ReadAhead<S> {
   /** The file's or a block's failure: thrown once the blocks before it are handed out. */
   private failure: { readonly error: unknown } | undefined;
   private closed = false;
+  /** A block could not be decoded: nothing after it is read or decoded. */
+  private halted = false;
+  /** The consumer waits for checks: the reader decodes and submits what it reads (the workers get more work). */
+  private waitingForChecks = false;
   private wakeReader: (() => void) | undefined;
   private wakeConsumer: (() => void) | undefined;
   private readonly reading: Promise<void>;
@@ -76,9 +80,13 @@ export class ReadAhead<S> {
       const head = this.chunks[0];
       if (head !== undefined) {
         if (!head.settled) {
+          // Meanwhile the reader decodes what it reads and starts its checks (timed as decoding, not waiting).
           const waiting = performance.now();
+          const decoded = this.times.decodeMs;
+          this.waitingForChecks = true;
           await head.checked;
-          this.times.sealWaitMs += performance.now() - waiting;
+          this.waitingForChecks = false;
+          this.times.sealWaitMs += performance.now() - waiting - (this.times.decodeMs - decoded);
         }
         const block = head.blocks[head.taken++];
         if (head.taken === head.blocks.length) this.chunks.shift();
@@ -115,7 +123,7 @@ export class ReadAhead<S> {
 
   /** Decodes what was read and starts the checks of each full chunk, and of the rest when nothing else waits. */
   private topUp(): void {
-    while (this.raw.length > 0) {
+    while (this.raw.length > 0 && !this.halted) {
       const source = this.raw.shift() as S;
       const started = performance.now();
       try {
@@ -123,6 +131,7 @@ export class ReadAhead<S> {
       } catch (error) {
         // Nothing after a block that cannot be decoded is imported; the blocks before it are.
         this.failure = { error };
+        this.halted = true;
         this.raw.length = 0;
       }
       this.times.decodeMs += performance.now() - started;
@@ -147,7 +156,7 @@ export class ReadAhead<S> {
   private async read(): Promise<void> {
     const { source } = this.opts;
     try {
-      while (!this.closed) {
+      while (!this.closed && !this.halted) {
         if (this.held >= this.window) {
           await new Promise<void>((resolve) => {
             this.wakeReader = resolve;
@@ -157,7 +166,9 @@ export class ReadAhead<S> {
         }
         const item = await source.next();
         if (item.done) break;
-        if (!this.closed) this.raw.push(item.value);
+        if (this.closed || this.halted) break;
+        this.raw.push(item.value);
+        if (this.waitingForChecks) this.topUp();
         this.wakeConsumer?.();
         this.wakeConsumer = undefined;
       }
