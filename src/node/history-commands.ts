@@ -63,7 +63,9 @@ export async function runHistoryCommand(
         hash: bytesToHex(outcome.head.hash()),
         stateRoot: bytesToHex(outcome.head.header.stateRoot),
         // Where the importing thread's time went (ms): the next bound of an import, for operators and bench/.
-        mainThreadMs: Object.fromEntries(Object.entries(outcome.times).map(([k, v]) => [k.replace(/Ms$/, ''), Math.round(v)])),
+        mainThreadMs: Object.fromEntries(
+          Object.entries(outcome.times).map(([k, v]) => [k.replace(/Ms$/, ''), Math.round(v)]),
+        ),
       });
       return { exitCode: outcome.stopped ? 130 : 0 };
     }

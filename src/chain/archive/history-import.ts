@@ -17,7 +17,6 @@ import { AheadSenders } from './ahead-senders.js';
 import { type HistoryFile, openHistoryFile, type SourceBlock } from './block-sources.js';
 import { ReadAhead, type ReadAheadOptions } from './read-ahead.js';
 
-
 export interface HistoryImportOptions {
   readonly chain: Blockchain;
   readonly files: readonly string[];
