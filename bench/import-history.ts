@@ -187,7 +187,12 @@ const report = [
   cpu === undefined
     ? '| CPU by thread | not read |'
     : `| CPU: main thread / every other thread (seal and sender workers, GC, LevelDB) | ${(cpu.mainMs / 1000).toFixed(1)} s / ${(cpu.othersMs / 1000).toFixed(1)} s |`,
-  cpu === undefined ? '' : `| main thread runnable but without a CPU | ${(cpu.mainWaitMs / 1000).toFixed(1)} s |`,
+  cpu === undefined
+    ? ''
+    : `| main thread's CPU a block, and the rate it bounds the import to with a core of its own (load-independent) | ${((cpu.mainMs * 1000) / cli.imported).toFixed(0)} µs, ${((cli.imported * 1000) / cpu.mainMs).toFixed(0)} blocks/s |`,
+  cpu === undefined
+    ? ''
+    : `| main thread runnable but without a CPU (the machine's load) | ${(cpu.mainWaitMs / 1000).toFixed(1)} s |`,
   '',
   `Head after the run: block ${cli.head} ${cli.hash}: ${headRight ? 'right' : `WRONG (the file's last is ${expected.number} ${expected.hash})`}.`,
   `Goal ≥ 1,000 blocks/s (process wall): ${blocksPerSecond >= 1000 ? 'met' : 'NOT met'}.`,
