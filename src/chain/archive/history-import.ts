@@ -189,7 +189,7 @@ class ImportRun {
 
   private async importOne(block: Block, path: string): Promise<void> {
     try {
-      await this.chain.importBlock(block);
+      await this.chain.importBlock(block, { fromHistory: true });
     } catch (err) {
       if (!(err instanceof BlockImportError)) throw err;
       throw new HistoryImportError(err.failure === 'unknown-parent' ? this.whyNoParent(block, path) : err.message);

@@ -28,7 +28,7 @@ import type { EngineNetwork, RewardCredit } from '../rules/engine-types.js';
 import type { CallMessage, CallResult } from '../exec/call.js';
 import { buildGenesis, declaredGenesisBlock, genesisSpillTo } from '../genesis/state.js';
 import { ForkChoice } from '../import/fork-choice.js';
-import { BlockImporter, type ImportResult } from '../import/importer.js';
+import { BlockImporter, type ImportOptions, type ImportResult } from '../import/importer.js';
 import type { ImportTimesSnapshot } from '../import/import-times.js';
 import { BlockValidator } from '../import/validate.js';
 import type { LogIndexReader } from '../logs/log-index.js';
@@ -327,8 +327,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   // ---------------------------------------------------------------- writes, one at a time
 
   /** Validates, executes and stores a block, then applies fork choice. One import runs at a time. */
-  importBlock(block: Block): Promise<ImportResult> {
-    return this.queued(() => this.importTimed(block));
+  importBlock(block: Block, opts?: ImportOptions): Promise<ImportResult> {
+    return this.queued(() => this.importTimed(block, opts));
   }
 
   /**
@@ -431,9 +431,9 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     return run;
   }
 
-  private async importTimed(block: Block): Promise<ImportResult> {
+  private async importTimed(block: Block, opts?: ImportOptions): Promise<ImportResult> {
     const started = performance.now();
-    const result = await this.importer.importBlock(block);
+    const result = await this.importer.importBlock(block, opts);
     this.pruning?.noteImported(result);
     if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
       this.emit('blockImported', {

@@ -25,6 +25,14 @@ import type { BlockValidator } from './validate.js';
 
 export type { ImportResult };
 
+export interface ImportOptions {
+  /**
+   * The block comes from a history file (`svc-node import`), where nothing but this importer stores blocks: a child
+   * of the head this importer just stored is surely not stored yet, whoever sealed it (no "is it stored?" read).
+   */
+  readonly fromHistory?: boolean;
+}
+
 export interface ImporterParts {
   readonly view: ChainView;
   readonly store: BlockStore;
@@ -64,14 +72,15 @@ export class BlockImporter {
   }
 
   /** Not serialised here: the chain's import queue runs one at a time. */
-  async importBlock(block: Block): Promise<ImportResult> {
+  async importBlock(block: Block, opts: ImportOptions = {}): Promise<ImportResult> {
     const { view, store, federation, validator } = this.p;
     const started = performance.now();
     const hash = block.hash();
-    // Only for a block this chain assembled on that head, still the head: a peer's block keeps the read.
+    // Only for a block this chain assembled on that head, still the head, or one read from a history file: a peer's
+    // block keeps the read (a snap sync stores headers above the head without this importer).
     const surelyNew =
       this.childlessHead !== undefined &&
-      this.p.sealed.has(block) &&
+      (opts.fromHistory === true || this.p.sealed.has(block)) &&
       equalsBytes(block.header.parentHash, this.childlessHead) &&
       equalsBytes(view.getHead().hash(), this.childlessHead);
     this.childlessHead = undefined;

@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex } from '@ethereumjs/util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { importHistory } from '../../../src/chain/archive/history-import.js';
 import { keccak256 } from '../../../src/chain/base/crypto.js';
+import { BlockStore } from '../../../src/chain/db/block-store.js';
 import { ChainEngine } from '../../../src/chain/engine/engine.js';
 import { runCommand } from '../../helpers/cli-command.js';
 import { readEra1, withHeaderField, writeEra1 } from '../../helpers/era1-writer.js';
@@ -49,7 +50,15 @@ describe('svc-node import: the read-ahead pipeline', () => {
     });
   }, 120_000);
 
-  it('a stopped import releases its read-ahead: nothing held, the verdicts of blocks it will not import dropped', async () => {
+  it('a stopped import releases its read-ahead: nothing held, the verdicts of blocks it will not import dropped; no "is it stored?" read after the first block', async () => {
+    const getNumber = BlockStore.prototype.getNumber;
+    const imported: string[] = [];
+    // Blocks looked up before they were stored (later lookups of a stored block, as a parent, read the cache).
+    const asked = new Set<string>();
+    const spy = vi.spyOn(BlockStore.prototype, 'getNumber').mockImplementation(function (this: BlockStore, hash) {
+      if (!imported.includes(bytesToHex(hash))) asked.add(bytesToHex(hash));
+      return getNumber.call(this, hash);
+    });
     const engine = await ChainEngine.open({
       dataDir: tempDir(),
       network: 'etc',
@@ -68,6 +77,7 @@ describe('svc-node import: the read-ahead pipeline', () => {
       let mostHeld = 0;
       const stop = new AbortController();
       chain.on('newHead', (b) => {
+        imported.push(bytesToHex(b.hash()));
         mostHeld = Math.max(mostHeld, ahead?.held ?? 0);
         if (b.header.number >= 40n) stop.abort();
       });
@@ -93,7 +103,10 @@ describe('svc-node import: the read-ahead pipeline', () => {
       const sorted = [...forgotten].sort((a, b) => (a < b ? -1 : 1));
       expect(sorted).toEqual(sorted.map((_, i) => head + 1n + BigInt(i)));
       expect(outcome.times.sealWaitMs).toBeGreaterThanOrEqual(0);
+      // Each block is a child of the head this import just stored: only the first one after opening is looked up.
+      expect(imported.filter((h) => asked.has(h)).length).toBeLessThanOrEqual(1);
     } finally {
+      spy.mockRestore();
       await engine.close();
     }
   }, 120_000);
