@@ -1,7 +1,9 @@
 /**
  * `svc-node import`: history files (era1, RLP streams) through the chain's normal import path, block by block
  * (seal, header, body, execution, state root, receipts root), so an imported block is held to the same rules as one
- * from a peer. Seals are checked a batch ahead on worker threads while the current batch executes. Blocks the chain
+ * from a peer. A bounded read-ahead (read-ahead.ts) reads and decodes blocks ahead of execution and has their seals
+ * and transaction senders checked on worker threads meanwhile; every seal has its verdict before its block is
+ * stored (one without a verdict is checked at import). Blocks the chain
  * already holds are skipped, so a stopped import re-run continues where it stopped; a stop request is honoured
  * between blocks, where the database is always at a consistent head (each block is one atomic batch).
  */
@@ -10,14 +12,10 @@ import { bytesToHex, equalsBytes } from '@ethereumjs/util';
 import type { Blockchain } from '../blockchain/blockchain.js';
 import { BlockImportError } from '../import/import-error.js';
 import { ProgressLog, type ProgressLogger } from '../base/progress-log.js';
+import { importTimesSince, type ImportTimesSnapshot } from '../import/import-times.js';
+import { AheadSenders } from './ahead-senders.js';
 import { type HistoryFile, openHistoryFile, type SourceBlock } from './block-sources.js';
-
-/**
- * Blocks per seal batch: large enough to keep every worker busy. The first batches are smaller, so that execution
- * starts soon instead of waiting for a full batch's seals.
- */
-const BATCH = 256;
-const FIRST_BATCH = 16;
+import { ReadAhead, type ReadAheadOptions } from './read-ahead.js';
 
 export interface HistoryImportOptions {
   readonly chain: Blockchain;
@@ -27,6 +25,22 @@ export interface HistoryImportOptions {
   readonly signal?: AbortSignal;
   /** ms between progress lines (default 5 s). */
   readonly progressIntervalMs?: number;
+  /** The read-ahead's window and chunk (blocks); defaults in read-ahead.ts. */
+  readonly readAhead?: Pick<ReadAheadOptions<unknown>, 'window' | 'chunk'>;
+  /** Told each file's read-ahead as it starts (tests watch it being released). */
+  readonly onReadAhead?: (ahead: { readonly held: number }) => void;
+}
+
+/**
+ * Where the importing thread's time went, in ms of wall time: decoding (on this thread), waiting for seal (and
+ * sender) checks of the read-ahead, waiting for the file, and the import steps; `otherMs` is the rest (the file's
+ * reading and unframing, progress lines, the event loop's idle turns between them).
+ */
+export interface HistoryImportTimes extends Omit<ImportTimesSnapshot, 'blocks'> {
+  readonly decodeMs: number;
+  readonly sealWaitMs: number;
+  readonly readWaitMs: number;
+  readonly otherMs: number;
 }
 
 export interface HistoryImportOutcome {
@@ -38,6 +52,7 @@ export interface HistoryImportOutcome {
   /** True when a stop request ended the import early. */
   readonly stopped: boolean;
   readonly head: Block;
+  readonly times: HistoryImportTimes;
 }
 
 /** A history file's block that the chain refused (its number, hash and reason), or a file that cannot be read. */
@@ -60,7 +75,7 @@ export async function importHistory(opts: HistoryImportOptions): Promise<History
     }
     return run.outcome();
   } finally {
-    run?.stopProgress();
+    await run?.stop();
     for (const f of opened) await f.close().catch(() => undefined);
   }
 }
@@ -81,14 +96,20 @@ class ImportRun {
   private tickAt = performance.now();
   private stopped = false;
   private lastNumber = 0n;
+  /** The last block read from the current file (its total difficulty is checked at the file's end). */
+  private last: SourceBlock | undefined;
   private readonly progress: ProgressLog;
   private readonly started = performance.now();
+  private readonly timesAtStart: ImportTimesSnapshot;
+  private readonly readAheads: ReadAhead<SourceBlock>[] = [];
+  private readonly senders = new AheadSenders();
 
   constructor(
     private readonly chain: Blockchain,
     private readonly opts: HistoryImportOptions,
     total: number,
   ) {
+    this.timesAtStart = chain.importTimes();
     this.progress = new ProgressLog({
       log: opts.log,
       message: 'import progress',
@@ -101,36 +122,36 @@ class ImportRun {
 
   /** False when the import stopped (a stop request) and later files must not start. */
   async importFile(file: HistoryFile): Promise<boolean> {
-    const batches = this.batches(file);
+    const chain = this.chain;
+    const ahead = new ReadAhead({
+      source: this.unknownBlocks(file),
+      decode: (source: SourceBlock) => this.decode(source, file),
+      check: (blocks) => Promise.all([chain.preverifySeals(blocks), this.senders.recoverAhead(blocks)]).then(() => {}),
+      forget: (blocks) => chain.forgetSeals(blocks),
+      ...(this.opts.readAhead ?? {}),
+    });
+    this.readAheads.push(ahead);
+    this.opts.onReadAhead?.(ahead);
     try {
-      let current = await batches.next();
-      let verifying = current.done ? undefined : this.chain.preverifySeals(current.value);
-      while (!current.done) {
-        await verifying;
-        // Read, decode and seal-check the next batch while this one executes.
-        const next = batches.next();
-        const nextVerifying = next.then((n) => (n.done ? undefined : this.chain.preverifySeals(n.value)));
-        nextVerifying.catch(() => undefined);
-        for (const block of current.value) {
-          if (this.opts.signal?.aborted) {
-            this.stopped = true;
-            return false;
-          }
-          await this.importOne(block, file.path);
+      for (;;) {
+        if (this.opts.signal?.aborted) {
+          this.stopped = true;
+          return false;
         }
-        current = await next;
-        verifying = nextVerifying;
+        const block = await ahead.next();
+        if (block === undefined) break;
+        await this.importOne(block, file.path);
       }
+      if (this.last?.totalDifficulty !== undefined) await this.checkTotalDifficulty(file, this.last);
       return true;
     } finally {
-      await batches.return(undefined);
+      await ahead.close();
     }
   }
 
-  private async *batches(file: HistoryFile): AsyncGenerator<Block[]> {
-    let batch: Block[] = [];
-    let size = FIRST_BATCH;
-    let last: SourceBlock | undefined;
+  /** The file's blocks the chain does not hold yet (from the head's child where the file has an index). */
+  private async *unknownBlocks(file: HistoryFile): AsyncGenerator<SourceBlock> {
+    this.last = undefined;
     const from = this.chain.getHead().header.number + 1n;
     if (file.startNumber !== undefined && from > file.startNumber) {
       // Blocks up to the head are not even read: an indexed file starts at the head's child.
@@ -144,34 +165,31 @@ class ImportRun {
         this.progress.update(this.imported + this.skipped);
         continue;
       }
-      last = source;
-      let block: Block;
-      try {
-        block = source.decode();
-      } catch (err) {
-        throw new HistoryImportError(
-          `${file.path}: block ${source.number} ${bytesToHex(source.hash)} cannot be decoded: ${(err as Error).message}`,
-        );
-      }
-      batch.push(block);
-      if (batch.length >= size) {
-        yield batch;
-        batch = [];
-        size = Math.min(BATCH, size * 2);
-      }
+      this.last = source;
+      yield source;
     }
-    if (batch.length > 0) yield batch;
-    if (last?.totalDifficulty !== undefined) await this.checkTotalDifficulty(file, last);
+  }
+
+  private decode(source: SourceBlock, file: HistoryFile): Block {
+    try {
+      return source.decode();
+    } catch (err) {
+      throw new HistoryImportError(
+        `${file.path}: block ${source.number} ${bytesToHex(source.hash)} cannot be decoded: ${(err as Error).message}`,
+      );
+    }
   }
 
   private async isKnown(source: SourceBlock): Promise<boolean> {
+    // Nothing above the head is canonical: a fresh import reads no canonical hash per block.
+    if (source.number > this.chain.getHead().header.number) return false;
     const canonical = await this.chain.getCanonicalHash(source.number);
     return canonical !== undefined && equalsBytes(canonical, source.hash);
   }
 
   private async importOne(block: Block, path: string): Promise<void> {
     try {
-      await this.chain.importBlock(block);
+      await this.chain.importBlock(block, { fromHistory: true });
     } catch (err) {
       if (!(err instanceof BlockImportError)) throw err;
       throw new HistoryImportError(err.failure === 'unknown-parent' ? this.whyNoParent(block, path) : err.message);
@@ -218,12 +236,27 @@ class ImportRun {
     return seconds > 0 ? Math.round((mgas / seconds) * 100) / 100 : 0;
   }
 
-  stopProgress(): void {
+  async stop(): Promise<void> {
     this.progress.stop();
+    await this.senders.close();
   }
 
   outcome(): HistoryImportOutcome {
+    const wallMs = performance.now() - this.started;
+    const steps = importTimesSince(this.timesAtStart, this.chain.importTimes());
+    const sum = (key: 'decodeMs' | 'sealWaitMs' | 'readWaitMs') =>
+      this.readAheads.reduce((ms, a) => ms + a.times[key], 0);
+    const times = {
+      decodeMs: sum('decodeMs'),
+      sealWaitMs: sum('sealWaitMs'),
+      readWaitMs: sum('readWaitMs'),
+      validateMs: steps.validateMs,
+      executeMs: steps.executeMs,
+      storeMs: steps.storeMs,
+    };
+    const otherMs = wallMs - Object.values(times).reduce((a, b) => a + b, 0);
     return {
+      times: { ...times, otherMs },
       imported: this.imported,
       skipped: this.skipped,
       gasUsed: this.gasUsed,

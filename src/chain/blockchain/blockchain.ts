@@ -28,7 +28,8 @@ import type { EngineNetwork, RewardCredit } from '../rules/engine-types.js';
 import type { CallMessage, CallResult } from '../exec/call.js';
 import { buildGenesis, declaredGenesisBlock, genesisSpillTo } from '../genesis/state.js';
 import { ForkChoice } from '../import/fork-choice.js';
-import { BlockImporter, type ImportResult } from '../import/importer.js';
+import { BlockImporter, type ImportOptions, type ImportResult } from '../import/importer.js';
+import type { ImportTimesSnapshot } from '../import/import-times.js';
 import { BlockValidator } from '../import/validate.js';
 import type { LogIndexReader } from '../logs/log-index.js';
 import { GenesisMismatchError } from '../genesis/header.js';
@@ -326,8 +327,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   // ---------------------------------------------------------------- writes, one at a time
 
   /** Validates, executes and stores a block, then applies fork choice. One import runs at a time. */
-  importBlock(block: Block): Promise<ImportResult> {
-    return this.queued(() => this.importTimed(block));
+  importBlock(block: Block, opts?: ImportOptions): Promise<ImportResult> {
+    return this.queued(() => this.importTimed(block, opts));
   }
 
   /**
@@ -338,6 +339,11 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   preverifySeals(blocks: readonly Block[]): Promise<void> {
     return this.validator.preverifySeals(blocks);
   }
+
+  /** Drops what `preverifySeals` left for blocks that will not be imported (a stopped import's read-ahead). */
+  forgetSeals = (blocks: readonly Block[]): void => this.validator.forgetSeals(blocks);
+  /** Main-thread time per import step (validate, execute, store) since the chain opened. */
+  importTimes = (): ImportTimesSnapshot => this.importer.times.snapshot();
 
   /** Seal verdicts of headers stored without import (a snap sync's header chain). */
   checkSeals(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
@@ -425,9 +431,9 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     return run;
   }
 
-  private async importTimed(block: Block): Promise<ImportResult> {
+  private async importTimed(block: Block, opts?: ImportOptions): Promise<ImportResult> {
     const started = performance.now();
-    const result = await this.importer.importBlock(block);
+    const result = await this.importer.importBlock(block, opts);
     this.pruning?.noteImported(result);
     if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
       this.emit('blockImported', {

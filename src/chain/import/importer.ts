@@ -20,9 +20,18 @@ import { indexWrites } from '../logs/log-index.js';
 import { BufferedTrieDB, type TrieNodeStore } from '../state/trie-db.js';
 import type { ForkChoice, ImportResult } from './fork-choice.js';
 import { BlockImportError, invalidBlock } from './import-error.js';
+import { ImportTimes } from './import-times.js';
 import type { BlockValidator } from './validate.js';
 
 export type { ImportResult };
+
+export interface ImportOptions {
+  /**
+   * The block comes from a history file (`svc-node import`), where nothing but this importer stores blocks: a child
+   * of the head this importer just stored is surely not stored yet, whoever sealed it (no "is it stored?" read).
+   */
+  readonly fromHistory?: boolean;
+}
 
 export interface ImporterParts {
   readonly view: ChainView;
@@ -52,6 +61,8 @@ export class BlockImporter {
    * moves back (evm_revert), a re-mined block can be byte-identical to one stored before, so the read stays there.
    */
   private childlessHead: Uint8Array | undefined;
+  /** Main-thread time per import step, for the history import's report (a few clock reads per block). */
+  readonly times = new ImportTimes();
 
   constructor(private readonly p: ImporterParts) {}
 
@@ -61,13 +72,15 @@ export class BlockImporter {
   }
 
   /** Not serialised here: the chain's import queue runs one at a time. */
-  async importBlock(block: Block): Promise<ImportResult> {
+  async importBlock(block: Block, opts: ImportOptions = {}): Promise<ImportResult> {
     const { view, store, federation, validator } = this.p;
+    const started = performance.now();
     const hash = block.hash();
-    // Only for a block this chain assembled on that head, still the head: a peer's block keeps the read.
+    // Only for a block this chain assembled on that head, still the head, or one read from a history file: a peer's
+    // block keeps the read (a snap sync stores headers above the head without this importer).
     const surelyNew =
       this.childlessHead !== undefined &&
-      this.p.sealed.has(block) &&
+      (opts.fromHistory === true || this.p.sealed.has(block)) &&
       equalsBytes(block.header.parentHash, this.childlessHead) &&
       equalsBytes(view.getHead().hash(), this.childlessHead);
     this.childlessHead = undefined;
@@ -95,8 +108,10 @@ export class BlockImporter {
     }
 
     const parentRoot = this.p.view.stateRootAfter(parent);
+    const validated = performance.now();
     const result =
       checkpoint !== undefined ? this.unexecuted(parent) : (assembled ?? (await this.execute(block, parent, common)));
+    const executed = performance.now();
     const head = view.getHead();
     const parentTd = equalsBytes(header.parentHash, head.hash())
       ? view.getHeadTotalDifficulty()
@@ -130,6 +145,7 @@ export class BlockImporter {
         : () => this.p.warm.keep(block, assembled, view.commonAt(block.header.number));
     const placed = await this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
     if (placed.status === 'head') this.childlessHead = hash;
+    this.times.note(validated - started, executed - validated, performance.now() - executed);
     if (assembled !== undefined && placed.status !== 'known')
       this.p.checks?.submit({
         block,

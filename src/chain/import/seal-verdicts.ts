@@ -18,6 +18,11 @@ export class SealVerdicts {
     while (this.verdicts.size > MAX_VERDICTS) this.verdicts.delete(this.verdicts.keys().next().value as string);
   }
 
+  /** Drops the verdicts of headers that will not be imported (a stopped import's read-ahead). */
+  forget(header: BlockHeader): void {
+    this.verdicts.delete(bytesToHex(header.hash()));
+  }
+
   take(header: BlockHeader): true | string | undefined {
     const key = bytesToHex(header.hash());
     const verdict = this.verdicts.get(key);

@@ -73,6 +73,11 @@ export class BlockValidator {
     });
   }
 
+  /** Drops the verdicts `preverifySeals` left for blocks that will not be imported. */
+  forgetSeals(blocks: readonly Block[]): void {
+    for (const b of blocks) for (const h of [b.header, ...b.uncleHeaders]) this.verdicts.forget(h);
+  }
+
   /** The seals of headers that are stored without import (a snap sync's header chain): one verdict each. */
   async checkSeals(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
     const seal = this.seal;
