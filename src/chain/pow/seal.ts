@@ -1,8 +1,9 @@
 /**
- * Seal checking and light mining over one epoch cache. A seal is valid when hashimoto's mix digest equals the
+ * Seal checking and light mining over one epoch cache (in WebAssembly when it runs: see light.ts). A seal is valid when hashimoto's mix digest equals the
  * header's mixHash and its result, read as a big-endian number, is at most the boundary 2^256 / difficulty.
  */
-import { hashimotoLightInto, splitNonce } from './hashimoto.js';
+import { splitNonce } from './hashimoto.js';
+import { lightHashInto } from './light.js';
 
 const TWO_256 = 1n << 256n;
 
@@ -79,7 +80,7 @@ export function checkSeal(cache: Uint32Array, fullSize: number, seal: SealInput)
   const [hi, lo] = splitNonce(seal.nonce);
   const mixDigest = new Uint8Array(32);
   const result = new Uint8Array(32);
-  hashimotoLightInto(cache, fullSize, seal.powHash, hi, lo, mixDigest, result);
+  lightHashInto(cache, fullSize, seal.powHash, hi, lo, mixDigest, result);
   for (let i = 0; i < 32; i++) {
     if (mixDigest[i] !== seal.mixDigest[i]) {
       return { valid: false, reason: 'mix-digest-mismatch', message: 'invalid mix digest' };
@@ -122,7 +123,7 @@ export function mineLight(
   const mixDigest = new Uint8Array(32);
   const result = new Uint8Array(32);
   for (let attempt = 1; attempt <= maxIters; attempt++) {
-    hashimotoLightInto(cache, fullSize, powHash, hi, lo, mixDigest, result);
+    lightHashInto(cache, fullSize, powHash, hi, lo, mixDigest, result);
     if (meets(result)) {
       const nonce = new Uint8Array(8);
       const view = new DataView(nonce.buffer);
