@@ -3,7 +3,7 @@
 // must agree with word for word; test/chain/pow/wasm-differential.test.ts checks that.
 //
 // Memory is imported (shared, so seal workers can read one copy of an epoch's cache) and laid out as:
-//   [0, SLOTS * SLOT_BYTES)  one scratch slot per thread, chosen by the caller (`s` below), so threads sharing the
+//   [0, 64 * 1024)           one scratch slot per thread, chosen by the caller (`s` below), so threads sharing the
 //                            memory never write each other's scratch;
 //   [CACHE, CACHE + size)    the epoch cache, little-endian words exactly as hashimoto reads them.
 // Nothing else lives in memory: no data segments (instantiating on a shared memory would rewrite them while other
@@ -25,6 +25,17 @@ const RES: usize = 704; //   output: the 32-byte result
 // @ts-ignore: decorator
 @inline function fnv4(a: v128, b: v128): v128 {
   return v128.xor(i32x4.mul(a, i32x4.splat(FNV_PRIME)), b);
+}
+
+/**
+ * x % d for the parent loops without a division (Lemire's fastmod; exact for all 32-bit x and d): m = 2^64 / d
+ * rounded up, computed once per page. A division's latency sits on the dependency chain between one parent read
+ * and the next, so it counts in full 16,384 times a hash.
+ */
+// @ts-ignore: decorator
+@inline function fastmod(x: u32, m: u64, d: u64): u32 {
+  const low = m * <u64>x;
+  return <u32>(((low >> 32) * d + (((low & 0xffffffff) * d) >> 32)) >> 32);
 }
 
 // @ts-ignore: decorator
@@ -190,6 +201,25 @@ function keccak512of64(s: usize, src: usize, dst: usize): void {
   memory.copy(dst, st, 64);
 }
 
+/** Loads dataset item `index`'s cache item into the state at st, xors its index in and hashes it (keccak512). */
+// @ts-ignore: decorator
+@inline function itemSeed(st: usize, items: u32, index: u32): void {
+  memory.copy(st, CACHE + <usize>(index % items) * HASH_BYTES, 64);
+  store<u32>(st, load<u32>(st) ^ index);
+  store<u64>(st, 0x8000000000000001, 64);
+  clearLanes(st, 9);
+  permute(st);
+}
+
+/** keccak512 of the 64 bytes already at st into dst. */
+// @ts-ignore: decorator
+@inline function itemEnd(st: usize, dst: usize): void {
+  store<u64>(st, 0x8000000000000001, 64);
+  clearLanes(st, 9);
+  permute(st);
+  memory.copy(dst, st, 64);
+}
+
 /**
  * Dataset items 2·page and 2·page + 1 into the slot's PAGE: each is its cache item mixed with 256 parents by FNV.
  * The two items are independent chains of random cache reads, computed step by step together so the CPU has both
@@ -200,104 +230,88 @@ function calcPage(s: usize, items: u32, page: u32): void {
   const st = s + ST;
   const ia = page << 1;
   const ib = ia + 1;
-  memory.copy(st, CACHE + <usize>(ia % items) * HASH_BYTES, 64);
-  store<u32>(st, load<u32>(st) ^ ia);
-  store<u64>(st, 0x8000000000000001, 64);
-  clearLanes(st, 9);
-  permute(st);
+  itemSeed(st, items, ia);
   let a0 = v128.load(st), a1 = v128.load(st, 16), a2 = v128.load(st, 32), a3 = v128.load(st, 48);
-  memory.copy(st, CACHE + <usize>(ib % items) * HASH_BYTES, 64);
-  store<u32>(st, load<u32>(st) ^ ib);
-  store<u64>(st, 0x8000000000000001, 64);
-  clearLanes(st, 9);
-  permute(st);
+  itemSeed(st, items, ib);
   let b0 = v128.load(st), b1 = v128.load(st, 16), b2 = v128.load(st, 32), b3 = v128.load(st, 48);
+  const id64 = <u64>items;
+  const im = u64.MAX_VALUE / id64 + 1;
   let pa: usize, pb: usize;
   for (let j: u32 = 0; j < 256; j += 16) {
-    pa = CACHE + <usize>((((ia ^ (j + 0)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 0)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 0)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 0)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 0)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 0), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 0)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 0), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 1)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 1)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 1)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 1)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 1)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 1), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 1)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 1), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 2)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 2)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 2)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 2)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 2)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 2), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 2)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 2), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 3)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 3)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 3)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 3)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 3)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a0, 3), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 3)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b0, 3), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 4)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 0)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 4)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 0)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 4)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 0), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 4)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 0), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 5)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 1)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 5)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 1)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 5)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 1), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 5)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 1), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 6)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 2)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 6)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 2)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 6)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 2), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 6)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 2), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 7)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 3)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 7)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 3)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 7)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a1, 3), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 7)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b1, 3), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 8)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 0)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 8)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 0)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 8)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 0), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 8)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 0), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 9)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 1)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 9)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 1)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 9)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 1), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 9)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 1), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 10)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 2)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 10)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 2)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 10)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 2), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 10)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 2), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 11)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 3)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 11)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 3)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 11)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a2, 3), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 11)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b2, 3), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 12)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 0)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 12)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 0)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 12)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 0), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 12)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 0), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 13)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 1)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 13)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 1)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 13)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 1), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 13)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 1), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 14)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 2)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 14)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 2)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 14)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 2), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 14)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 2), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
-    pa = CACHE + <usize>((((ia ^ (j + 15)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 3)) % items) * HASH_BYTES;
-    pb = CACHE + <usize>((((ib ^ (j + 15)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 3)) % items) * HASH_BYTES;
+    pa = CACHE + <usize>fastmod(((ia ^ (j + 15)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(a3, 3), im, id64) * HASH_BYTES;
+    pb = CACHE + <usize>fastmod(((ib ^ (j + 15)) * FNV_PRIME) ^ <u32>i32x4.extract_lane(b3, 3), im, id64) * HASH_BYTES;
     a0 = fnv4(a0, v128.load(pa)); a1 = fnv4(a1, v128.load(pa, 16)); a2 = fnv4(a2, v128.load(pa, 32)); a3 = fnv4(a3, v128.load(pa, 48));
     b0 = fnv4(b0, v128.load(pb)); b1 = fnv4(b1, v128.load(pb, 16)); b2 = fnv4(b2, v128.load(pb, 32)); b3 = fnv4(b3, v128.load(pb, 48));
   }
   v128.store(st, a0); v128.store(st, a1, 16); v128.store(st, a2, 32); v128.store(st, a3, 48);
-  store<u64>(st, 0x8000000000000001, 64);
-  clearLanes(st, 9);
-  permute(st);
-  memory.copy(s + PAGE, st, 64);
+  itemEnd(st, s + PAGE);
   v128.store(st, b0); v128.store(st, b1, 16); v128.store(st, b2, 32); v128.store(st, b3, 48);
-  store<u64>(st, 0x8000000000000001, 64);
-  clearLanes(st, 9);
-  permute(st);
-  memory.copy(s + PAGE + 64, st, 64);
+  itemEnd(st, s + PAGE + 64);
 }
 
-/**
- * Light hashimoto of the pow hash at the slot's HDR and the nonce (hi:lo) over a cache of `items` 64-byte items and
- * a dataset of `pages` 128-byte pages. Leaves the mix digest at CMIX and the result at RES.
- */
-export function hashimoto(s: usize, items: u32, pages: u32, nonceLo: u32, nonceHi: u32): void {
+/** Starts a hash in slot s: SEED = keccak512(pow hash at HDR ‖ nonce little-endian), MIX = SEED twice. */
+function start(s: usize, nonceLo: u32, nonceHi: u32): void {
   const st = s + ST;
-  // keccak512(powHash ‖ nonce little-endian): 40 bytes, one block.
   memory.copy(st, s + HDR, 32);
   store<u64>(st, (<u64>nonceHi << 32) | <u64>nonceLo, 32);
   store<u64>(st, 0x01, 40);
@@ -305,19 +319,28 @@ export function hashimoto(s: usize, items: u32, pages: u32, nonceLo: u32, nonceH
   store<u64>(st, 0x8000000000000000, 64);
   permute(st);
   memory.copy(s + SEED, st, 64);
-  const seedHead = load<u32>(s + SEED);
+  memory.copy(s + MIX, s + SEED, 64);
+  memory.copy(s + MIX + 64, s + SEED, 64);
+}
+
+/** The page that access i of the hash in slot s reads. */
+// @ts-ignore: decorator
+@inline function parentOf(s: usize, i: u32, pages: u32): u32 {
+  return (((i ^ load<u32>(s + SEED)) * FNV_PRIME) ^ load<u32>(s + MIX + ((<usize>i & 31) << 2))) % pages;
+}
+
+/** MIX = fnv(MIX, PAGE), word by word. */
+// @ts-ignore: decorator
+@inline function fold(s: usize): void {
   const mix = s + MIX;
-  memory.copy(mix, s + SEED, 64);
-  memory.copy(mix + 64, s + SEED, 64);
+  const page = s + PAGE;
+  for (let k: usize = 0; k < 128; k += 16) v128.store(mix + k, fnv4(v128.load(mix + k), v128.load(page + k)));
+}
 
-  for (let i: u32 = 0; i < 64; i++) {
-    const parent = (((i ^ seedHead) * FNV_PRIME) ^ load<u32>(mix + ((<usize>i & 31) << 2))) % pages;
-    calcPage(s, items, parent);
-    const page = s + PAGE;
-    for (let k: usize = 0; k < 128; k += 16) v128.store(mix + k, fnv4(v128.load(mix + k), v128.load(page + k)));
-  }
-
-  // Compress the 32-word mix to 8 words, after the seed: the final keccak256's 96-byte input.
+/** Compresses the 32-word mix to 8 words after the seed (the mix digest) and hashes the 96 bytes into RES. */
+function finish(s: usize): void {
+  const st = s + ST;
+  const mix = s + MIX;
   for (let k: usize = 0; k < 8; k++) {
     const w = mix + (k << 4);
     const c = ((((load<u32>(w) * FNV_PRIME) ^ load<u32>(w, 4)) * FNV_PRIME) ^ load<u32>(w, 8)) * FNV_PRIME;
@@ -329,6 +352,19 @@ export function hashimoto(s: usize, items: u32, pages: u32, nonceLo: u32, nonceH
   store<u64>(st, 0x8000000000000000, 128);
   permute(st);
   memory.copy(s + RES, st, 32);
+}
+
+/**
+ * Light hashimoto of the pow hash at the slot's HDR and the nonce (hi:lo) over a cache of `items` 64-byte items and
+ * a dataset of `pages` 128-byte pages. Leaves the mix digest at CMIX and the result at RES.
+ */
+export function hashimoto(s: usize, items: u32, pages: u32, nonceLo: u32, nonceHi: u32): void {
+  start(s, nonceLo, nonceHi);
+  for (let i: u32 = 0; i < 64; i++) {
+    calcPage(s, items, parentOf(s, i, pages));
+    fold(s);
+  }
+  finish(s);
 }
 
 /** Cache generation, first pass over items [from, to): item 0 = keccak512(seed at HDR), item i = keccak512(item i-1). */
