@@ -12,7 +12,7 @@ import { CACHE_ROUNDS, HASH_BYTES, MIX_BYTES } from './epoch.js';
 
 /** Where the cache starts in the memory; below it, the threads' scratch slots (see asm/ethash.ts). */
 const CACHE_OFFSET = 65536;
-const SLOT_BYTES = 2048;
+const SLOT_BYTES = 1024;
 export const WASM_SLOTS = CACHE_OFFSET / SLOT_BYTES;
 const PAGE_BYTES = 65536;
 // Offsets in a slot, as in asm/ethash.ts.

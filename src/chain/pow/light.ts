@@ -10,6 +10,8 @@ import { cacheMemory, cacheView, ethashWasm, WASM_SLOTS, WasmEthash } from './et
 import { hashimotoLightInto, splitNonce, type LightHash } from './hashimoto.js';
 
 const hashers = new WeakMap<Uint32Array, WasmEthash>();
+/** Caches a memory could not be allocated for: not tried again. */
+const unplaced = new WeakSet<Uint32Array>();
 /** This thread's scratch slot in shared cache memories (0 = main thread; seal workers take their own). */
 let slot = 0;
 
@@ -20,8 +22,8 @@ export function setThreadSlot(value: number): void {
 }
 
 /**
- * The cache's words as a view into `memory` (a cache memory holding it), hashed there without a copy; undefined when
- * the WebAssembly path is off (the caller then reads the memory's buffer with the TypeScript code).
+ * The cache's words as a view into `memory` (a cache memory holding it), hashed there without a copy; when the
+ * WebAssembly path is off the same view is read by the TypeScript reference.
  */
 export function bindCacheMemory(memory: WebAssembly.Memory, cacheBytes: number): Uint32Array {
   const cache = cacheView(memory, cacheBytes);
@@ -52,9 +54,16 @@ function hasherFor(cache: Uint32Array): WasmEthash | undefined {
   if (module === undefined) return undefined;
   let hasher = hashers.get(cache);
   if (hasher === undefined) {
-    const memory = cacheMemory(cache.byteLength);
-    cacheView(memory, cache.byteLength).set(cache);
-    hasher = new WasmEthash(module, memory, cache.byteLength, slot);
+    if (unplaced.has(cache)) return undefined;
+    try {
+      const memory = cacheMemory(cache.byteLength);
+      cacheView(memory, cache.byteLength).set(cache);
+      hasher = new WasmEthash(module, memory, cache.byteLength, slot);
+    } catch {
+      // No room for another memory (address space, or memory, exhausted): this cache stays on the reference path.
+      unplaced.add(cache);
+      return undefined;
+    }
     hashers.set(cache, hasher);
   }
   return hasher;
@@ -101,7 +110,12 @@ export function buildCacheFast(
 ): Uint32Array {
   const module = ethashWasm();
   if (module === undefined) return buildCache(size, seed, onProgress);
-  const hasher = new WasmEthash(module, cacheMemory(size), size, slot);
+  let hasher: WasmEthash;
+  try {
+    hasher = new WasmEthash(module, cacheMemory(size), size, slot);
+  } catch {
+    return buildCache(size, seed, onProgress); // no room for the memory: see hasherFor
+  }
   const cache = hasher.buildCache(seed, onProgress);
   hashers.set(cache, hasher);
   return cache;
