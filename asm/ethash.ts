@@ -3,13 +3,16 @@
 // must agree with word for word; test/chain/pow/wasm-differential.test.ts checks that.
 //
 // Memory is imported (shared, so seal workers can read one copy of an epoch's cache) and laid out as:
-//   [0, 64 * 1024)           one scratch slot per thread, chosen by the caller (`s` below), so threads sharing the
-//                            memory never write each other's scratch;
+//   [0, 64 * 8192)           one scratch slot per thread, chosen by the caller (`s` below), so threads sharing the
+//                            memory never write each other's scratch; a slot is LANES lanes of 1 KB, one per hash of
+//                            a batch (a single hash uses lane 0);
 //   [CACHE, CACHE + size)    the epoch cache, little-endian words exactly as hashimoto reads them.
 // Nothing else lives in memory: no data segments (instantiating on a shared memory would rewrite them while other
 // threads read) and no allocator. One hash is a single call: keccak, FNV and all 128 dataset items stay in here.
 
-const CACHE: usize = 65536;
+const CACHE: usize = 64 * 8192;
+const LANE: usize = 1024;
+const LANES: u32 = 8;
 const HASH_BYTES: usize = 64;
 const FNV_PRIME: u32 = 0x01000193;
 
@@ -21,6 +24,8 @@ const HDR: usize = 384; //   input: the 32-byte pow hash (or the seed, for the c
 const MIX: usize = 448; //   the 128-byte mix
 const PAGE: usize = 576; //  the two dataset items of one page
 const RES: usize = 704; //   output: the 32-byte result
+const NONCE: usize = 736; // batch input: the nonce, low word then high word
+const PARENT: usize = 744; // batch: the page this access reads
 
 // @ts-ignore: decorator
 @inline function fnv4(a: v128, b: v128): v128 {
@@ -401,4 +406,58 @@ export function cacheRound(s: usize, items: u32, from: u32, to: u32): void {
     permute(st);
     memory.copy(self, st, 64);
   }
+}
+
+/**
+ * One FNV step of a dataset item held in memory at `item` (16 words): parent number j of dataset item `index`.
+ * The item stays in memory, not in locals, so any number of chains can be stepped in turn without spills.
+ */
+// @ts-ignore: decorator
+@inline function parentStep(item: usize, index: u32, j: u32, im: u64, id64: u64): void {
+  const w = load<u32>(item + ((<usize>j & 15) << 2));
+  const p = CACHE + <usize>fastmod(((index ^ j) * FNV_PRIME) ^ w, im, id64) * HASH_BYTES;
+  v128.store(item, fnv4(v128.load(item), v128.load(p)));
+  v128.store(item, fnv4(v128.load(item, 16), v128.load(p, 16)), 16);
+  v128.store(item, fnv4(v128.load(item, 32), v128.load(p, 32)), 32);
+  v128.store(item, fnv4(v128.load(item, 48), v128.load(p, 48)), 48);
+}
+
+/**
+ * `n` (1..LANES) light hashimotos at once, lane k of slot s holding hash k's pow hash at HDR and nonce at NONCE;
+ * each lane gets its mix digest at CMIX and result at RES, as `hashimoto` leaves them. A light hash is a chain of
+ * 64 pages, each two chains of 256 dependent random cache reads; one chain leaves the CPU waiting on memory for
+ * each read, so the batch steps all 2n chains of the current page together, parent by parent, to keep 2n reads
+ * in flight. The hashes share nothing but the read-only cache: one lane's values never reach another's.
+ */
+export function hashimotoBatch(s: usize, n: u32, items: u32, pages: u32): void {
+  if (n > LANES) n = LANES;
+  const end = s + <usize>n * LANE;
+  const id64 = <u64>items;
+  const im = u64.MAX_VALUE / id64 + 1;
+  for (let l = s; l < end; l += LANE) start(l, load<u32>(l + NONCE), load<u32>(l + NONCE, 4));
+  for (let i: u32 = 0; i < 64; i++) {
+    for (let l = s; l < end; l += LANE) {
+      const page = parentOf(l, i, pages);
+      store<u32>(l + PARENT, page);
+      itemSeed(l + ST, items, page << 1);
+      memory.copy(l + PAGE, l + ST, 64);
+      itemSeed(l + ST, items, (page << 1) + 1);
+      memory.copy(l + PAGE + 64, l + ST, 64);
+    }
+    for (let j: u32 = 0; j < 256; j++) {
+      for (let l = s; l < end; l += LANE) {
+        const ia = load<u32>(l + PARENT) << 1;
+        parentStep(l + PAGE, ia, j, im, id64);
+        parentStep(l + PAGE + 64, ia + 1, j, im, id64);
+      }
+    }
+    for (let l = s; l < end; l += LANE) {
+      memory.copy(l + ST, l + PAGE, 64);
+      itemEnd(l + ST, l + PAGE);
+      memory.copy(l + ST, l + PAGE + 64, 64);
+      itemEnd(l + ST, l + PAGE + 64);
+      fold(l);
+    }
+  }
+  for (let l = s; l < end; l += LANE) finish(l);
 }

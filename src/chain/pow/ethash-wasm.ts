@@ -11,19 +11,24 @@ import { ETHASH_WASM_BASE64 } from './ethash-wasm-bytes.js';
 import { CACHE_ROUNDS, HASH_BYTES, MIX_BYTES } from './epoch.js';
 
 /** Where the cache starts in the memory; below it, the threads' scratch slots (see asm/ethash.ts). */
-const CACHE_OFFSET = 65536;
-const SLOT_BYTES = 1024;
+const SLOT_BYTES = 8192;
+const CACHE_OFFSET = 64 * SLOT_BYTES;
+/** A slot's lanes: one hash of a batch each (asm/ethash.ts's hashimotoBatch); a single hash uses lane 0. */
+const LANE_BYTES = 1024;
+export const WASM_BATCH_LANES = SLOT_BYTES / LANE_BYTES;
 export const WASM_SLOTS = CACHE_OFFSET / SLOT_BYTES;
 const PAGE_BYTES = 65536;
 // Offsets in a slot, as in asm/ethash.ts.
 const CMIX = 320;
 const HDR = 384;
 const RES = 704;
+const NONCE = 736;
 /** Items between two progress reports of a cache build (as cache.ts). */
 const PROGRESS_EVERY = 8192;
 
 interface EthashExports {
   hashimoto(slot: number, items: number, pages: number, nonceLo: number, nonceHi: number): void;
+  hashimotoBatch(slot: number, n: number, items: number, pages: number): void;
   cacheInit(slot: number, from: number, to: number): void;
   cacheRound(slot: number, items: number, from: number, to: number): void;
 }
@@ -99,6 +104,35 @@ export class WasmEthash {
     this.exports.hashimoto(b, this.cacheBytes / HASH_BYTES, Math.floor(fullSize / MIX_BYTES), nonceLo, nonceHi);
     mixDigestOut.set(this.bytes.subarray(b + CMIX, b + CMIX + 32));
     resultOut.set(this.bytes.subarray(b + RES, b + RES + 32));
+  }
+
+  /**
+   * Hashes k = 0..n-1 (n ≤ WASM_BATCH_LANES) at once, their parent reads interleaved (see asm/ethash.ts): pow hash
+   * `powHashes[k]`, nonce his[k]:los[k]; mix digest k into mixDigestsOut at 32·k, result k into resultsOut at 32·k.
+   */
+  hashimotoBatchInto(
+    fullSize: number,
+    n: number,
+    powHashes: readonly Uint8Array[],
+    his: ArrayLike<number>,
+    los: ArrayLike<number>,
+    mixDigestsOut: Uint8Array,
+    resultsOut: Uint8Array,
+  ): void {
+    if (n < 1 || n > WASM_BATCH_LANES) throw new RangeError(`batch of ${n} out of 1..${WASM_BATCH_LANES}`);
+    const words = new DataView(this.bytes.buffer);
+    for (let k = 0; k < n; k++) {
+      const lane = this.base + k * LANE_BYTES;
+      this.bytes.set(powHashes[k], lane + HDR);
+      words.setUint32(lane + NONCE, los[k], true);
+      words.setUint32(lane + NONCE + 4, his[k], true);
+    }
+    this.exports.hashimotoBatch(this.base, n, this.cacheBytes / HASH_BYTES, Math.floor(fullSize / MIX_BYTES));
+    for (let k = 0; k < n; k++) {
+      const lane = this.base + k * LANE_BYTES;
+      mixDigestsOut.set(this.bytes.subarray(lane + CMIX, lane + CMIX + 32), 32 * k);
+      resultsOut.set(this.bytes.subarray(lane + RES, lane + RES + 32), 32 * k);
+    }
   }
 
   /** Builds the cache for `seed` in place (same result and progress units as cache.ts's buildCache). */

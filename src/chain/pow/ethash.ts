@@ -11,7 +11,15 @@ import { datasetSize, epochAt, seedHash, type EpochInfo, type PowParams } from '
 import type { LightHash } from './hashimoto.js';
 import { lightHash, memoryOf } from './light.js';
 import { keccak256, loadKeccak } from '../base/keccak.js';
-import { boundaryBytes, checkSeal, mineLight, type MinedSeal, type SealCheck, type SealInput } from './seal.js';
+import {
+  boundaryBytes,
+  checkSeal,
+  checkSeals,
+  mineLight,
+  type MinedSeal,
+  type SealCheck,
+  type SealInput,
+} from './seal.js';
 import { SealWorkerPool } from './seal-pool.js';
 import type { SharedCache } from './seal-worker.js';
 
@@ -94,11 +102,11 @@ export class Ethash implements SealVerifier {
   }
 
   /**
-   * Checks many headers' seals on the worker pool, grouped by epoch (ECIP-1099's longer epochs included); one result
-   * per header, in order. A pool that cannot run (a worker fails to start) falls back to this thread.
+   * Checks many headers' seals on the worker pool (or on this thread with `workers: 0`), grouped by epoch
+   * (ECIP-1099's longer epochs included), each group hashed in interleaved batches (checkSeals); one result per
+   * header, in order. A pool that cannot run (a worker fails to start) falls back to this thread.
    */
   async verifyMany(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
-    if (this.pool === undefined) return Promise.all(headers.map((h) => this.verify(h)));
     const out = new Array<true | string>(headers.length);
     const byEpoch = new Map<string, { info: EpochInfo; at: number[] }>();
     headers.forEach((h, i) => {
@@ -112,16 +120,17 @@ export class Ethash implements SealVerifier {
       const seals = at.map((i) => sealInputOf(headers[i]));
       const fullSize = datasetSize(info.epoch);
       const cache = await this.cacheFor(headers[at[at.length - 1]].number);
+      const here = () => checkSeals(cache, fullSize, seals).map((check) => (check.valid ? true : check.message));
       let verdicts: (true | string)[];
-      try {
-        verdicts = await this.pool.verify(key, this.sharedCache(key, cache), fullSize, seals);
-      } catch (err) {
-        // Closing stops the workers: the verdicts of a batch nobody will import are not worth this thread's time.
-        if (this.closed) return headers.map(() => `seal not checked: the Ethash engine is closed (${String(err)})`);
-        verdicts = seals.map((seal) => {
-          const check = checkSeal(cache, fullSize, seal);
-          return check.valid ? true : check.message;
-        });
+      if (this.pool === undefined) verdicts = here();
+      else {
+        try {
+          verdicts = await this.pool.verify(key, this.sharedCache(key, cache), fullSize, seals);
+        } catch (err) {
+          // Closing stops the workers: the verdicts of a batch nobody will import are not worth this thread's time.
+          if (this.closed) return headers.map(() => `seal not checked: the Ethash engine is closed (${String(err)})`);
+          verdicts = here();
+        }
       }
       at.forEach((i, k) => {
         out[i] = verdicts[k];

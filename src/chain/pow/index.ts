@@ -21,6 +21,7 @@ export {
   boundary,
   boundaryBytes,
   checkSeal,
+  checkSeals,
   mineLight,
   type MinedSeal,
   type SealCheck,

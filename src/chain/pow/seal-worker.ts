@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadKeccak } from '../base/keccak.js';
 import { bindCacheMemory, setThreadSlot } from './light.js';
-import { checkSeal, type SealInput } from './seal.js';
+import { checkSeals, type SealInput } from './seal.js';
 
 /** An epoch's cache as threads share it: inside a WebAssembly cache memory when that path runs, else a plain SAB. */
 export interface SharedCache {
@@ -47,11 +47,10 @@ parentPort?.on('message', (message: SealWorkerMessage) => {
   } else if (message.kind === 'drop') caches.delete(message.key);
   else {
     const cache = caches.get(message.key);
-    const verdicts = message.seals.map((seal): true | string => {
-      if (cache === undefined) return `no Ethash cache for epoch ${message.key} in the seal worker`;
-      const check = checkSeal(cache, message.fullSize, seal);
-      return check.valid ? true : check.message;
-    });
+    const verdicts =
+      cache === undefined
+        ? message.seals.map(() => `no Ethash cache for epoch ${message.key} in the seal worker`)
+        : checkSeals(cache, message.fullSize, message.seals).map((check) => (check.valid ? true : check.message));
     parentPort?.postMessage({ id: message.id, verdicts } satisfies SealWorkerReply);
   }
 });
