@@ -13,9 +13,16 @@ import { keccak256, loadKeccak } from '../../../src/chain/base/keccak.js';
 import { buildCache } from '../../../src/chain/pow/cache.js';
 import { cacheSize, datasetSize, epochAt, seedHash, type PowParams } from '../../../src/chain/pow/epoch.js';
 import { compileEthashWasm, ethashWasm, setEthashWasmEnabled } from '../../../src/chain/pow/ethash-wasm.js';
-import { hashimotoLight } from '../../../src/chain/pow/hashimoto.js';
-import { buildCacheFast, lightHash, memoryOf } from '../../../src/chain/pow/light.js';
-import { checkSeal, mineLight, type SealInput } from '../../../src/chain/pow/seal.js';
+import { hashimotoLight, splitNonce } from '../../../src/chain/pow/hashimoto.js';
+import {
+  batchLanesNow,
+  buildCacheFast,
+  lightHash,
+  lightHashManyInto,
+  memoryOf,
+  setBatchLanes,
+} from '../../../src/chain/pow/light.js';
+import { checkSeal, checkSeals, mineLight, type SealInput } from '../../../src/chain/pow/seal.js';
 import { fromHex, toHex, vectors } from './helpers.js';
 
 const etc: PowParams = { ecip1099Block: 11_700_000 };
@@ -34,7 +41,12 @@ beforeAll(async () => {
   setEthashWasmEnabled(true);
 });
 
-afterEach(() => setEthashWasmEnabled(true));
+const defaultLanes = batchLanesNow();
+
+afterEach(() => {
+  setEthashWasmEnabled(true);
+  setBatchLanes(defaultLanes);
+});
 
 /** The verdict and digests of the TypeScript reference (WebAssembly off) and of the fast path, for comparison. */
 function both(cache: Uint32Array, fullSize: number, seal: SealInput) {
@@ -71,6 +83,60 @@ function expectSameVerdicts(cache: Uint32Array, fullSize: number, seals: readonl
   }
 }
 
+/** JSON of a verdict with byte fields as hex, for comparing lists of verdicts in one expect. */
+const shown = (checks: readonly unknown[]) =>
+  JSON.parse(JSON.stringify(checks, (_k, v) => (v instanceof Uint8Array ? toHex(v) : v)));
+
+/**
+ * checkSeals over `seals` plus a few that cannot be hashed and a tampered copy, at every batch size: each verdict is
+ * the reference's for that seal alone; and tampering one seal of a batch changes that seal's verdict only.
+ */
+function expectSameBatchVerdicts(cache: Uint32Array, fullSize: number, seals: readonly SealInput[]): void {
+  const mixed: SealInput[] = [...seals];
+  mixed.splice(1, 0, { ...seals[0], difficulty: 0n }); // invalid difficulty, never hashed
+  mixed.splice(4, 0, { ...seals[0], mixDigest: seals[0].mixDigest.subarray(0, 31) }); // invalid length
+  mixed.push({ ...seals[0], nonce: 2n ** 64n - 1n });
+  setEthashWasmEnabled(false);
+  const reference = shown(mixed.map((seal) => checkSeal(cache, fullSize, seal)));
+  const digests = seals.map((seal) => hashimotoLight(cache, fullSize, seal.powHash, seal.nonce));
+  setEthashWasmEnabled(true);
+  const nonces = seals.map((seal) => splitNonce(seal.nonce));
+  for (const lanes of [1, 2, 3, 4, 8]) {
+    setBatchLanes(lanes);
+    // Verdicts alone would not show a wrong mix digest on a seal already invalid: the digests themselves, too.
+    const mixDigests = new Uint8Array(32 * seals.length);
+    const results = new Uint8Array(32 * seals.length);
+    const his = nonces.map(([hi]) => hi);
+    const los = nonces.map(([, lo]) => lo);
+    lightHashManyInto(
+      cache,
+      fullSize,
+      seals.map((seal) => seal.powHash),
+      his,
+      los,
+      mixDigests,
+      results,
+    );
+    seals.forEach((_, k) => {
+      expect(toHex(mixDigests.subarray(32 * k, 32 * k + 32)), `seal ${k} in batches of ${lanes}`).toBe(
+        toHex(digests[k].mixDigest),
+      );
+      expect(toHex(results.subarray(32 * k, 32 * k + 32)), `seal ${k} in batches of ${lanes}`).toBe(
+        toHex(digests[k].result),
+      );
+    });
+    expect(shown(checkSeals(cache, fullSize, mixed)), `batches of ${lanes}`).toEqual(reference);
+    // Seal 3 (one with its true mix digest) made invalid by another nonce: its neighbours keep their verdicts.
+    const tampered = mixed.map((seal, i) => (i === 3 ? { ...seal, nonce: 12345n } : seal));
+    const verdicts = shown(checkSeals(cache, fullSize, tampered));
+    expect(reference[3].reason).not.toBe('mix-digest-mismatch');
+    expect(verdicts[3]).toMatchObject({ valid: false, reason: 'mix-digest-mismatch' });
+    expect(verdicts.filter((_: unknown, i: number) => i !== 3)).toEqual(
+      reference.filter((_: unknown, i: number) => i !== 3),
+    );
+  }
+}
+
 describe('WebAssembly Ethash vs the TypeScript reference', () => {
   it('builds the epoch-0 cache word for word (and the ethereum/tests cache hash)', () => {
     expect(memoryOf(epoch0)).toBeDefined();
@@ -98,6 +164,15 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
     expect(verdicts.filter((v) => !v.valid && v.reason === 'mix-digest-mismatch').length).toBeGreaterThan(0);
   });
 
+  it('gives every seal of a batch its own verdict at epoch 0, valid, invalid and malformed mixed in one batch', () => {
+    const fullSize = datasetSize(0);
+    const seals = randomSeals(epoch0Js, fullSize, 17);
+    expect(seals.filter((seal, i) => i % 2 === 0 && checkSeal(epoch0Js, fullSize, seal).valid).length).toBeGreaterThan(
+      0,
+    );
+    expectSameBatchVerdicts(epoch0, fullSize, seals);
+  });
+
   it.each([
     ['last block of epoch 0', 29_999],
     ['first block of epoch 1', 30_000],
@@ -117,7 +192,9 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
       const wasm = buildCacheFast(small, seed);
       expect(memoryOf(wasm)).toBeDefined();
       expect(toHex(new Uint8Array(wasm.slice().buffer))).toBe(toHex(new Uint8Array(js.buffer)));
-      expectSameVerdicts(wasm, datasetSize(epoch), randomSeals(js, datasetSize(epoch), 8));
+      const seals = randomSeals(js, datasetSize(epoch), 8);
+      expectSameVerdicts(wasm, datasetSize(epoch), seals);
+      expectSameBatchVerdicts(wasm, datasetSize(epoch), seals);
     },
   );
 
@@ -138,6 +215,13 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
     ).toBe(true);
     setEthashWasmEnabled(true);
     expect(found).toEqual(reference);
+    // Batches of consecutive nonces stop where one-at-a-time would: not a nonce past maxIters, the same first find.
+    const attempts = found?.attempts as number;
+    for (const lanes of [1, 3, 8]) {
+      setBatchLanes(lanes);
+      expect(mineLight(epoch0, fullSize, powHash, 50n, 0n, attempts)).toEqual(reference);
+      expect(mineLight(epoch0, fullSize, powHash, 50n, 0n, attempts - 1)).toBeUndefined();
+    }
   });
 });
 
