@@ -159,8 +159,9 @@ export function mineLight(
   const meets = makeTargetTest(difficulty);
   let [hi, lo] = splitNonce(BigInt.asUintN(64, startNonce));
   // Consecutive nonces are hashed a batch at a time (lightHashManyInto), then judged in nonce order, so the seal
-  // found and the attempts counted are those of trying one nonce after another.
-  const lanes = batchLanesNow();
+  // found and the attempts counted are those of trying one nonce after another. A batch is no wider than the
+  // difficulty: at a dev difficulty of 1 or 2 the first nonce or two win, and hashing 8 would cost more than it saves.
+  const lanes = difficulty < BigInt(batchLanesNow()) ? Math.max(1, Number(difficulty)) : batchLanesNow();
   const powHashes = new Array<Uint8Array>(lanes).fill(powHash);
   const his = new Array<number>(lanes);
   const los = new Array<number>(lanes);

@@ -222,6 +222,13 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
       expect(mineLight(epoch0, fullSize, powHash, 50n, 0n, attempts)).toEqual(reference);
       expect(mineLight(epoch0, fullSize, powHash, 50n, 0n, attempts - 1)).toBeUndefined();
     }
+    setBatchLanes(defaultLanes);
+    // A difficulty below the batch width narrows the batch: the same seal still.
+    setEthashWasmEnabled(false);
+    const easy = mineLight(epoch0Js, fullSize, powHash, 3n, 7n, 10);
+    setEthashWasmEnabled(true);
+    expect(easy).toBeDefined();
+    expect(mineLight(epoch0, fullSize, powHash, 3n, 7n, 10)).toEqual(easy);
   });
 });
 
