@@ -14,8 +14,16 @@ const hashers = new WeakMap<Uint32Array, WasmEthash>();
 const unplaced = new WeakSet<Uint32Array>();
 /** This thread's scratch slot in shared cache memories (0 = main thread; seal workers take their own). */
 let slot = 0;
-/** Hashes per WebAssembly batch (bench/ethash.ts compares 1, 2, 4 and 8; 8 keeps the most reads in flight). */
-let batchLanes = WASM_BATCH_LANES;
+/**
+ * Hashes per WebAssembly batch (bench/ethash.ts compares 1, 2, 4 and 8; 8 keeps the most reads in flight).
+ * SVC_ETHASH_BATCH=1..8 sets it for a process and its seal workers (A/B runs of a whole import).
+ */
+let batchLanes = lanesFromEnv(process.env.SVC_ETHASH_BATCH);
+
+function lanesFromEnv(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= WASM_BATCH_LANES ? n : WASM_BATCH_LANES;
+}
 
 /** How many hashes `lightHashManyInto` runs at once in WebAssembly (1..8). */
 export function setBatchLanes(n: number): void {
