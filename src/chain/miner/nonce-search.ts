@@ -4,8 +4,7 @@
  * chunks: RPC requests keep being served while the CPU miner works, and a cancelled search stops within a
  * chunk. At the dev difficulty (2) the first chunk almost always wins, so sealing costs ~2 hashes.
  *
- * Why not a worker thread: each worker needs its own copy of the 16+ MB epoch cache (or a shared buffer the
- * cache store does not provide), dev seals finish in one chunk where a worker round trip would only add
+ * Why not a worker thread: dev seals finish in one chunk where a worker round trip would only add
  * latency, and on this 2-core machine the event loop stays responsive with 10 ms chunks (bench/mining.ts
  * measures the event-loop delay while the CPU miner runs).
  */

@@ -12,7 +12,7 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import { join } from 'node:path';
 import { threadId } from 'node:worker_threads';
 import { ProgressLog, type ProgressLogger } from '../base/progress-log.js';
-import { buildCache } from './cache.js';
+import { buildCacheFast, intoCacheMemory } from './light.js';
 import { buildCacheInWorker } from './cache-worker-spawn.js';
 import { CACHE_ROUNDS, HASH_BYTES, cacheSize, seedHash, type EpochInfo } from './epoch.js';
 import { loadKeccak } from '../base/keccak.js';
@@ -133,9 +133,9 @@ export class EthashCacheStore {
         ? await buildCacheInWorker(key.epoch, key.epochLength, onProgress).catch((error: unknown) => {
             // Verification must not stop because a thread could not start; block this thread instead.
             this.warn(`Ethash cache worker failed (${String(error)}): building epoch ${key.epoch} on this thread`);
-            return buildCache(size, seedHash(key.epoch, key.epochLength), onProgress);
+            return buildCacheFast(size, seedHash(key.epoch, key.epochLength), onProgress);
           })
-        : buildCache(size, seedHash(key.epoch, key.epochLength), onProgress);
+        : buildCacheFast(size, seedHash(key.epoch, key.epochLength), onProgress);
     } finally {
       progress?.stop();
     }
@@ -162,8 +162,9 @@ export class EthashCacheStore {
       return undefined;
     }
     // Large files get their own ArrayBuffer at offset 0; copy only if Node handed back an unaligned slice.
-    if (bytes.byteOffset % 4 === 0) return new Uint32Array(bytes.buffer, bytes.byteOffset, size / 4);
-    return new Uint32Array(new Uint8Array(bytes).buffer);
+    // With WebAssembly the words move into a cache memory (hashed there, shared with the seal workers).
+    if (bytes.byteOffset % 4 === 0) return intoCacheMemory(new Uint32Array(bytes.buffer, bytes.byteOffset, size / 4));
+    return intoCacheMemory(new Uint32Array(new Uint8Array(bytes).buffer));
   }
 
   private async write(file: string, cache: Uint32Array): Promise<void> {

@@ -8,10 +8,20 @@ import { RLP } from '@ethereumjs/rlp';
 import type { SealVerifier } from '../rules/engine-types.js';
 import { EthashCacheStore, type CacheStoreOptions } from './cache-store.js';
 import { datasetSize, epochAt, seedHash, type EpochInfo, type PowParams } from './epoch.js';
-import { hashimotoLight, type LightHash } from './hashimoto.js';
+import type { LightHash } from './hashimoto.js';
+import { lightHash, memoryOf } from './light.js';
 import { keccak256, loadKeccak } from '../base/keccak.js';
-import { boundaryBytes, checkSeal, mineLight, type MinedSeal, type SealCheck, type SealInput } from './seal.js';
+import {
+  boundaryBytes,
+  checkSeal,
+  checkSeals,
+  mineLight,
+  type MinedSeal,
+  type SealCheck,
+  type SealInput,
+} from './seal.js';
 import { SealWorkerPool } from './seal-pool.js';
+import type { SharedCache } from './seal-worker.js';
 
 export interface EthashOptions extends CacheStoreOptions {
   /** The network's PoW parameters; `{}` = plain Ethash (no ECIP-1099). */
@@ -38,7 +48,7 @@ export class Ethash implements SealVerifier {
   private readonly pool: SealWorkerPool | undefined;
   private closed = false;
   /** The shared copies of the epochs' caches the pool's workers read (the two most recent epochs). */
-  private readonly shared = new Map<string, SharedArrayBuffer>();
+  private readonly shared = new Map<string, SharedCache>();
 
   private constructor(
     readonly params: PowParams,
@@ -77,7 +87,7 @@ export class Ethash implements SealVerifier {
   /** Light hashimoto for one pow hash and nonce at the block's epoch. */
   async hash(powHash: Uint8Array, nonce: Uint8Array | bigint, blockNumber: bigint | number): Promise<LightHash> {
     const cache = await this.cacheFor(blockNumber);
-    return hashimotoLight(cache, datasetSize(this.epochOf(blockNumber).epoch), powHash, nonce);
+    return lightHash(cache, datasetSize(this.epochOf(blockNumber).epoch), powHash, nonce);
   }
 
   async verifySeal(seal: SealInput & { readonly blockNumber: bigint | number }): Promise<SealCheck> {
@@ -92,11 +102,11 @@ export class Ethash implements SealVerifier {
   }
 
   /**
-   * Checks many headers' seals on the worker pool, grouped by epoch (ECIP-1099's longer epochs included); one result
-   * per header, in order. A pool that cannot run (a worker fails to start) falls back to this thread.
+   * Checks many headers' seals on the worker pool (or on this thread with `workers: 0`), grouped by epoch
+   * (ECIP-1099's longer epochs included), each group hashed in interleaved batches (checkSeals); one result per
+   * header, in order. A pool that cannot run (a worker fails to start) falls back to this thread.
    */
   async verifyMany(headers: readonly BlockHeader[]): Promise<(true | string)[]> {
-    if (this.pool === undefined) return Promise.all(headers.map((h) => this.verify(h)));
     const out = new Array<true | string>(headers.length);
     const byEpoch = new Map<string, { info: EpochInfo; at: number[] }>();
     headers.forEach((h, i) => {
@@ -110,16 +120,17 @@ export class Ethash implements SealVerifier {
       const seals = at.map((i) => sealInputOf(headers[i]));
       const fullSize = datasetSize(info.epoch);
       const cache = await this.cacheFor(headers[at[at.length - 1]].number);
+      const here = () => checkSeals(cache, fullSize, seals).map((check) => (check.valid ? true : check.message));
       let verdicts: (true | string)[];
-      try {
-        verdicts = await this.pool.verify(key, this.sharedCache(key, cache), fullSize, seals);
-      } catch (err) {
-        // Closing stops the workers: the verdicts of a batch nobody will import are not worth this thread's time.
-        if (this.closed) return headers.map(() => `seal not checked: the Ethash engine is closed (${String(err)})`);
-        verdicts = seals.map((seal) => {
-          const check = checkSeal(cache, fullSize, seal);
-          return check.valid ? true : check.message;
-        });
+      if (this.pool === undefined) verdicts = here();
+      else {
+        try {
+          verdicts = await this.pool.verify(key, this.sharedCache(key, cache), fullSize, seals);
+        } catch (err) {
+          // Closing stops the workers: the verdicts of a batch nobody will import are not worth this thread's time.
+          if (this.closed) return headers.map(() => `seal not checked: the Ethash engine is closed (${String(err)})`);
+          verdicts = here();
+        }
       }
       at.forEach((i, k) => {
         out[i] = verdicts[k];
@@ -134,19 +145,34 @@ export class Ethash implements SealVerifier {
     await this.pool?.close();
   }
 
-  private sharedCache(key: string, cache: Uint32Array): SharedArrayBuffer {
-    let buffer = this.shared.get(key);
-    if (buffer === undefined) {
-      buffer = new SharedArrayBuffer(cache.byteLength);
-      new Uint32Array(buffer).set(cache);
-      this.shared.set(key, buffer);
+  /**
+   * The epoch's cache as the seal workers read it: the shared WebAssembly memory this thread hashes it in (built there,
+   * or copied there once), so every thread reads one copy; without WebAssembly, a SharedArrayBuffer copy.
+   */
+  private sharedCache(key: string, cache: Uint32Array): SharedCache {
+    let shared = this.shared.get(key);
+    if (shared === undefined) {
+      const memory = memoryOf(cache);
+      if (memory !== undefined) {
+        shared = {
+          memory,
+          buffer: memory.buffer as SharedArrayBuffer,
+          byteOffset: cache.byteOffset,
+          words: cache.length,
+        };
+      } else {
+        const buffer = new SharedArrayBuffer(cache.byteLength);
+        new Uint32Array(buffer).set(cache);
+        shared = { buffer, byteOffset: 0, words: cache.length };
+      }
+      this.shared.set(key, shared);
       while (this.shared.size > 2) {
         const oldest = this.shared.keys().next().value as string;
         this.shared.delete(oldest);
         this.pool?.drop(oldest);
       }
     }
-    return buffer;
+    return shared;
   }
 
   /**

@@ -15,10 +15,13 @@ export {
 } from './epoch.js';
 export { buildCache } from './cache.js';
 export { hashimotoLight, calcDatasetItem, type LightHash } from './hashimoto.js';
+export { buildCacheFast, lightHash } from './light.js';
+export { setEthashWasmEnabled } from './ethash-wasm.js';
 export {
   boundary,
   boundaryBytes,
   checkSeal,
+  checkSeals,
   mineLight,
   type MinedSeal,
   type SealCheck,

@@ -1,14 +1,15 @@
 /**
- * Worker threads that check Ethash seals in parallel. One SharedArrayBuffer copy of each epoch's cache is shared
- * by all workers (handed over once per worker and epoch); a batch is split into one contiguous slice per worker
+ * Worker threads that check Ethash seals in parallel. One shared copy of each epoch's cache (the WebAssembly memory the
+ * main thread hashes it in, or a SharedArrayBuffer without WebAssembly) is shared by all workers (handed over once per worker and epoch); a batch is split into one contiguous slice per worker
  * and the verdicts come back in the batch's order. A worker keeps the process alive only while it has work: an idle
  * pool does not hold a process open.
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnSiblingWorker } from '../workers/spawn.js';
+import { WASM_SLOTS } from './ethash-wasm.js';
 import type { SealInput } from './seal.js';
-import type { SealWorkerMessage, SealWorkerReply } from './seal-worker.js';
+import type { SealWorkerMessage, SealWorkerReply, SharedCache } from './seal-worker.js';
 
 /** Below this many seals a batch is not worth splitting over more than one worker. */
 const MIN_SLICE = 8;
@@ -36,7 +37,7 @@ export class SealWorkerPool {
   /** Checks `seals` of one epoch (`key`, `cache` shared, `fullSize` its dataset size); throws if a worker dies. */
   async verify(
     key: string,
-    cache: SharedArrayBuffer,
+    cache: SharedCache,
     fullSize: number,
     seals: readonly SealInput[],
   ): Promise<(true | string)[]> {
@@ -65,7 +66,7 @@ export class SealWorkerPool {
   private async run(
     w: PoolWorker,
     key: string,
-    cache: SharedArrayBuffer,
+    cache: SharedCache,
     fullSize: number,
     seals: readonly SealInput[],
   ): Promise<(true | string)[]> {
@@ -83,12 +84,12 @@ export class SealWorkerPool {
   private post(
     w: PoolWorker,
     key: string,
-    cache: SharedArrayBuffer,
+    cache: SharedCache,
     fullSize: number,
     seals: readonly SealInput[],
   ): Promise<(true | string)[]> {
     if (!w.caches.has(key)) {
-      w.worker.postMessage({ kind: 'cache', key, buffer: cache } satisfies SealWorkerMessage);
+      w.worker.postMessage({ kind: 'cache', key, cache } satisfies SealWorkerMessage);
       w.caches.add(key);
     }
     const id = this.nextId++;
@@ -102,7 +103,10 @@ export class SealWorkerPool {
   private worker(index: number): PoolWorker {
     const existing = this.workers[index];
     if (existing !== undefined && existing.failed === undefined) return existing;
-    const worker = spawnSiblingWorker(import.meta.url, 'seal-worker');
+    // Slot 0 of a cache memory's scratch is the main thread's; worker i hashes in slot i + 1.
+    const worker = spawnSiblingWorker(import.meta.url, 'seal-worker', {
+      workerData: { slot: 1 + (index % (WASM_SLOTS - 1)) },
+    });
     worker.unref();
     const waiting = new Map<number, Waiter>();
     let markReady: () => void = () => {};

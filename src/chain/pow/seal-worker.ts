@@ -1,13 +1,23 @@
 /**
- * Worker-thread entry that checks seals (spawned by seal-pool.ts). Epoch caches arrive once per epoch as a
- * SharedArrayBuffer, so every worker reads the one copy the main thread holds; jobs name the epoch they need.
+ * Worker-thread entry that checks seals (spawned by seal-pool.ts; workerData.slot = its scratch slot in shared cache
+ * memories). Epoch caches arrive once per epoch as shared memory, so every worker reads the one copy the main thread
+ * holds; jobs name the epoch they need.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { loadKeccak } from '../base/keccak.js';
-import { checkSeal, type SealInput } from './seal.js';
+import { bindCacheMemory, setThreadSlot } from './light.js';
+import { checkSeals, type SealInput } from './seal.js';
+
+/** An epoch's cache as threads share it: inside a WebAssembly cache memory when that path runs, else a plain SAB. */
+export interface SharedCache {
+  readonly memory?: WebAssembly.Memory;
+  readonly buffer: SharedArrayBuffer;
+  readonly byteOffset: number;
+  readonly words: number;
+}
 
 export type SealWorkerMessage =
-  | { readonly kind: 'cache'; readonly key: string; readonly buffer: SharedArrayBuffer }
+  | { readonly kind: 'cache'; readonly key: string; readonly cache: SharedCache }
   | { readonly kind: 'drop'; readonly key: string }
   | {
       readonly kind: 'verify';
@@ -23,18 +33,24 @@ export interface SealWorkerReply {
   readonly verdicts: (true | string)[];
 }
 
+setThreadSlot((workerData as { slot?: number } | undefined)?.slot ?? 1);
 await loadKeccak();
 const caches = new Map<string, Uint32Array>();
 parentPort?.on('message', (message: SealWorkerMessage) => {
-  if (message.kind === 'cache') caches.set(message.key, new Uint32Array(message.buffer));
-  else if (message.kind === 'drop') caches.delete(message.key);
+  if (message.kind === 'cache') {
+    const { memory, buffer, byteOffset, words } = message.cache;
+    // Bound to the memory, checkSeal hashes it in WebAssembly in this thread's slot; otherwise the reference reads it.
+    caches.set(
+      message.key,
+      memory !== undefined ? bindCacheMemory(memory, words * 4) : new Uint32Array(buffer, byteOffset, words),
+    );
+  } else if (message.kind === 'drop') caches.delete(message.key);
   else {
     const cache = caches.get(message.key);
-    const verdicts = message.seals.map((seal): true | string => {
-      if (cache === undefined) return `no Ethash cache for epoch ${message.key} in the seal worker`;
-      const check = checkSeal(cache, message.fullSize, seal);
-      return check.valid ? true : check.message;
-    });
+    const verdicts =
+      cache === undefined
+        ? message.seals.map(() => `no Ethash cache for epoch ${message.key} in the seal worker`)
+        : checkSeals(cache, message.fullSize, message.seals).map((check) => (check.valid ? true : check.message));
     parentPort?.postMessage({ id: message.id, verdicts } satisfies SealWorkerReply);
   }
 });

@@ -1,0 +1,191 @@
+/**
+ * The fast path every verifier and miner goes through: light hashimoto and cache builds in WebAssembly when it runs
+ * here (ethash-wasm.ts), the TypeScript reference (hashimoto.ts, cache.ts) otherwise. Callers keep passing the
+ * cache as a Uint32Array; the WebAssembly handle for it is found by identity. A cache that already lives in a cache
+ * memory (built in WebAssembly, or shared with the seal workers) is bound to it and hashed in place; any other cache
+ * is copied into a memory of its own on first use (once per epoch and thread).
+ */
+import { buildCache } from './cache.js';
+import { cacheMemory, cacheView, ethashWasm, WASM_BATCH_LANES, WASM_SLOTS, WasmEthash } from './ethash-wasm.js';
+import { hashimotoLightInto, splitNonce, type LightHash } from './hashimoto.js';
+
+const hashers = new WeakMap<Uint32Array, WasmEthash>();
+/** Caches a memory could not be allocated for: not tried again. */
+const unplaced = new WeakSet<Uint32Array>();
+/** This thread's scratch slot in shared cache memories (0 = main thread; seal workers take their own). */
+let slot = 0;
+/**
+ * Hashes per WebAssembly batch (bench/ethash.ts compares 1, 2, 4 and 8; 8 keeps the most reads in flight).
+ * SVC_ETHASH_BATCH=1..8 sets it for a process and its seal workers (A/B runs of a whole import).
+ */
+let batchLanes = lanesFromEnv(process.env.SVC_ETHASH_BATCH);
+
+function lanesFromEnv(value: string | undefined): number {
+  const n = Number(value);
+  return Number.isInteger(n) && n >= 1 && n <= WASM_BATCH_LANES ? n : WASM_BATCH_LANES;
+}
+
+/** How many hashes `lightHashManyInto` runs at once in WebAssembly (1..8). */
+export function setBatchLanes(n: number): void {
+  if (!Number.isInteger(n) || n < 1 || n > WASM_BATCH_LANES)
+    throw new RangeError(`batch of ${n} out of 1..${WASM_BATCH_LANES}`);
+  batchLanes = n;
+}
+
+export function batchLanesNow(): number {
+  return batchLanes;
+}
+
+export function setThreadSlot(value: number): void {
+  if (!Number.isInteger(value) || value < 0 || value >= WASM_SLOTS)
+    throw new RangeError(`scratch slot ${value} out of 0..${WASM_SLOTS - 1}`);
+  slot = value;
+}
+
+/**
+ * The cache's words as a view into `memory` (a cache memory holding it), hashed there without a copy; when the
+ * WebAssembly path is off the same view is read by the TypeScript reference.
+ */
+export function bindCacheMemory(memory: WebAssembly.Memory, cacheBytes: number): Uint32Array {
+  const cache = cacheView(memory, cacheBytes);
+  const module = ethashWasm();
+  if (module !== undefined) hashers.set(cache, new WasmEthash(module, memory, cacheBytes, slot));
+  return cache;
+}
+
+/** The cache memory a cache was bound to or copied into, if the WebAssembly path runs. */
+export function memoryOf(cache: Uint32Array): WebAssembly.Memory | undefined {
+  return hasherFor(cache)?.memory;
+}
+
+/**
+ * The cache moved into a cache memory of its own and bound to it (one copy now, so callers can drop the original and
+ * keep one copy per epoch); the cache itself when the WebAssembly path is off.
+ */
+export function intoCacheMemory(cache: Uint32Array): Uint32Array {
+  const memory = memoryOf(cache);
+  if (memory === undefined) return cache;
+  const bound = cacheView(memory, cache.byteLength);
+  hashers.set(bound, hashers.get(cache) as WasmEthash);
+  return bound;
+}
+
+function hasherFor(cache: Uint32Array): WasmEthash | undefined {
+  const module = ethashWasm();
+  if (module === undefined) return undefined;
+  let hasher = hashers.get(cache);
+  if (hasher === undefined) {
+    if (unplaced.has(cache)) return undefined;
+    try {
+      const memory = cacheMemory(cache.byteLength);
+      cacheView(memory, cache.byteLength).set(cache);
+      hasher = new WasmEthash(module, memory, cache.byteLength, slot);
+    } catch {
+      // No room for another memory (address space, or memory, exhausted): this cache stays on the reference path.
+      unplaced.add(cache);
+      return undefined;
+    }
+    hashers.set(cache, hasher);
+  }
+  return hasher;
+}
+
+/** hashimotoLightInto's contract, in WebAssembly when it runs. */
+export function lightHashInto(
+  cache: Uint32Array,
+  fullSize: number,
+  powHash: Uint8Array,
+  nonceHi: number,
+  nonceLo: number,
+  mixDigestOut: Uint8Array,
+  resultOut: Uint8Array,
+): void {
+  const hasher = hasherFor(cache);
+  if (hasher !== undefined) hasher.hashimotoInto(fullSize, powHash, nonceHi, nonceLo, mixDigestOut, resultOut);
+  else hashimotoLightInto(cache, fullSize, powHash, nonceHi, nonceLo, mixDigestOut, resultOut);
+}
+
+/**
+ * Many light hashes over one cache: hash k of pow hash powHashes[k] and nonce his[k]:los[k] leaves its mix digest at
+ * 32·k in mixDigestsOut and its result at 32·k in resultsOut. In WebAssembly they run in batches whose cache reads
+ * are interleaved (one hash alone waits on memory for each of its reads); each hash's output is the one
+ * lightHashInto gives it alone.
+ */
+export function lightHashManyInto(
+  cache: Uint32Array,
+  fullSize: number,
+  powHashes: readonly Uint8Array[],
+  his: ArrayLike<number>,
+  los: ArrayLike<number>,
+  mixDigestsOut: Uint8Array,
+  resultsOut: Uint8Array,
+): void {
+  const count = powHashes.length;
+  for (const powHash of powHashes)
+    if (powHash.length !== 32) throw new RangeError(`pow hash must be 32 bytes, got ${powHash.length}`);
+  const hasher = hasherFor(cache);
+  if (hasher === undefined) {
+    for (let k = 0; k < count; k++) {
+      hashimotoLightInto(
+        cache,
+        fullSize,
+        powHashes[k],
+        his[k],
+        los[k],
+        mixDigestsOut.subarray(32 * k, 32 * k + 32),
+        resultsOut.subarray(32 * k, 32 * k + 32),
+      );
+    }
+    return;
+  }
+  for (let from = 0; from < count; from += batchLanes) {
+    const n = Math.min(batchLanes, count - from);
+    const to = from + n;
+    hasher.hashimotoBatchInto(
+      fullSize,
+      n,
+      powHashes.slice(from, to),
+      Array.prototype.slice.call(his, from, to) as number[],
+      Array.prototype.slice.call(los, from, to) as number[],
+      mixDigestsOut.subarray(32 * from, 32 * to),
+      resultsOut.subarray(32 * from, 32 * to),
+    );
+  }
+}
+
+/** hashimotoLight's contract, in WebAssembly when it runs. */
+export function lightHash(
+  cache: Uint32Array,
+  fullSize: number,
+  powHash: Uint8Array,
+  nonce: Uint8Array | bigint,
+): LightHash {
+  if (powHash.length !== 32) throw new RangeError(`pow hash must be 32 bytes, got ${powHash.length}`);
+  const [hi, lo] = splitNonce(nonce);
+  const mixDigest = new Uint8Array(32);
+  const result = new Uint8Array(32);
+  lightHashInto(cache, fullSize, powHash, hi, lo, mixDigest, result);
+  return { mixDigest, result };
+}
+
+/**
+ * buildCache's contract; in WebAssembly the cache is built inside a shared cache memory, to which the returned
+ * view stays bound (hashing it needs no copy, and the memory can be handed to other threads: see `memoryOf`).
+ */
+export function buildCacheFast(
+  size: number,
+  seed: Uint8Array,
+  onProgress?: (done: number, total: number) => void,
+): Uint32Array {
+  const module = ethashWasm();
+  if (module === undefined) return buildCache(size, seed, onProgress);
+  let hasher: WasmEthash;
+  try {
+    hasher = new WasmEthash(module, cacheMemory(size), size, slot);
+  } catch {
+    return buildCache(size, seed, onProgress); // no room for the memory: see hasherFor
+  }
+  const cache = hasher.buildCache(seed, onProgress);
+  hashers.set(cache, hasher);
+  return cache;
+}

@@ -1,0 +1,254 @@
+/**
+ * The WebAssembly Ethash against the TypeScript reference (hashimoto.ts, cache.ts, seal.ts): cache builds word for
+ * word, and mix digests, results and seal verdicts over random headers and nonces, valid and invalid seals, at
+ * epoch 0 with its real cache and at every kind of epoch boundary (the last block of an epoch, the first of the next,
+ * and ECIP-1099's switch to 60,000-block epochs at 11,700,000) with that epoch's seed and dataset size. Caches of
+ * late epochs are 40–70 MB and take seconds each to build in either language, so those epochs run over a small cache
+ * built from their seed (hashimoto and the cache rounds take the item and page counts as inputs, so the arithmetic
+ * compared is the same); epoch 0 and the ethereum/tests vectors run at full size.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keccak256, loadKeccak } from '../../../src/chain/base/keccak.js';
+import { buildCache } from '../../../src/chain/pow/cache.js';
+import { cacheSize, datasetSize, epochAt, seedHash, type PowParams } from '../../../src/chain/pow/epoch.js';
+import { compileEthashWasm, ethashWasm, setEthashWasmEnabled } from '../../../src/chain/pow/ethash-wasm.js';
+import { hashimotoLight, splitNonce } from '../../../src/chain/pow/hashimoto.js';
+import {
+  batchLanesNow,
+  buildCacheFast,
+  lightHash,
+  lightHashManyInto,
+  memoryOf,
+  setBatchLanes,
+} from '../../../src/chain/pow/light.js';
+import { checkSeal, checkSeals, mineLight, type SealInput } from '../../../src/chain/pow/seal.js';
+import { fromHex, toHex, vectors } from './helpers.js';
+
+const etc: PowParams = { ecip1099Block: 11_700_000 };
+/** Prime item count (as real caches have) giving a 256 KB cache: builds in milliseconds in either language. */
+const SMALL_ITEMS = 4093;
+
+let epoch0: Uint32Array;
+let epoch0Js: Uint32Array;
+
+beforeAll(async () => {
+  await loadKeccak();
+  expect(ethashWasm(), 'the WebAssembly module must instantiate on Node 20').toBeDefined();
+  epoch0 = buildCacheFast(cacheSize(0), seedHash(0));
+  setEthashWasmEnabled(false);
+  epoch0Js = buildCacheFast(cacheSize(0), seedHash(0));
+  setEthashWasmEnabled(true);
+});
+
+const defaultLanes = batchLanesNow();
+
+afterEach(() => {
+  setEthashWasmEnabled(true);
+  setBatchLanes(defaultLanes);
+});
+
+/** The verdict and digests of the TypeScript reference (WebAssembly off) and of the fast path, for comparison. */
+function both(cache: Uint32Array, fullSize: number, seal: SealInput) {
+  setEthashWasmEnabled(false);
+  const js = {
+    check: checkSeal(cache, fullSize, seal),
+    hash: hashimotoLight(cache, fullSize, seal.powHash, seal.nonce),
+  };
+  setEthashWasmEnabled(true);
+  const wasm = { check: checkSeal(cache, fullSize, seal), hash: lightHash(cache, fullSize, seal.powHash, seal.nonce) };
+  return { js, wasm };
+}
+
+function randomSeals(cache: Uint32Array, fullSize: number, count: number): SealInput[] {
+  const seals: SealInput[] = [];
+  for (let i = 0; i < count; i++) {
+    const powHash = new Uint8Array(randomBytes(32));
+    const nonce = new Uint8Array(randomBytes(8));
+    // Every other seal carries its true mix digest (valid at a low difficulty, judged at a random one), the rest a
+    // random one (a mix-digest mismatch).
+    const mixDigest = i % 2 === 0 ? hashimotoLight(cache, fullSize, powHash, nonce).mixDigest : randomBytes(32);
+    const difficulty = [1n, 2n, 1000n, 1n << 40n][i % 4];
+    seals.push({ powHash, nonce, mixDigest: new Uint8Array(mixDigest), difficulty });
+  }
+  return seals;
+}
+
+function expectSameVerdicts(cache: Uint32Array, fullSize: number, seals: readonly SealInput[]): void {
+  for (const seal of seals) {
+    const { js, wasm } = both(cache, fullSize, seal);
+    expect(toHex(wasm.hash.mixDigest)).toBe(toHex(js.hash.mixDigest));
+    expect(toHex(wasm.hash.result)).toBe(toHex(js.hash.result));
+    expect(wasm.check).toEqual(js.check);
+  }
+}
+
+/** JSON of a verdict with byte fields as hex, for comparing lists of verdicts in one expect. */
+const shown = (checks: readonly unknown[]) =>
+  JSON.parse(JSON.stringify(checks, (_k, v) => (v instanceof Uint8Array ? toHex(v) : v)));
+
+/**
+ * checkSeals over `seals` plus a few that cannot be hashed and a tampered copy, at every batch size: each verdict is
+ * the reference's for that seal alone; and tampering one seal of a batch changes that seal's verdict only.
+ */
+function expectSameBatchVerdicts(cache: Uint32Array, fullSize: number, seals: readonly SealInput[]): void {
+  const mixed: SealInput[] = [...seals];
+  mixed.splice(1, 0, { ...seals[0], difficulty: 0n }); // invalid difficulty, never hashed
+  mixed.splice(4, 0, { ...seals[0], mixDigest: seals[0].mixDigest.subarray(0, 31) }); // invalid length
+  mixed.push({ ...seals[0], nonce: 2n ** 64n - 1n });
+  setEthashWasmEnabled(false);
+  const reference = shown(mixed.map((seal) => checkSeal(cache, fullSize, seal)));
+  const digests = seals.map((seal) => hashimotoLight(cache, fullSize, seal.powHash, seal.nonce));
+  setEthashWasmEnabled(true);
+  const nonces = seals.map((seal) => splitNonce(seal.nonce));
+  for (const lanes of [1, 2, 3, 4, 8]) {
+    setBatchLanes(lanes);
+    // Verdicts alone would not show a wrong mix digest on a seal already invalid: the digests themselves, too.
+    const mixDigests = new Uint8Array(32 * seals.length);
+    const results = new Uint8Array(32 * seals.length);
+    const his = nonces.map(([hi]) => hi);
+    const los = nonces.map(([, lo]) => lo);
+    lightHashManyInto(
+      cache,
+      fullSize,
+      seals.map((seal) => seal.powHash),
+      his,
+      los,
+      mixDigests,
+      results,
+    );
+    seals.forEach((_, k) => {
+      expect(toHex(mixDigests.subarray(32 * k, 32 * k + 32)), `seal ${k} in batches of ${lanes}`).toBe(
+        toHex(digests[k].mixDigest),
+      );
+      expect(toHex(results.subarray(32 * k, 32 * k + 32)), `seal ${k} in batches of ${lanes}`).toBe(
+        toHex(digests[k].result),
+      );
+    });
+    expect(shown(checkSeals(cache, fullSize, mixed)), `batches of ${lanes}`).toEqual(reference);
+    // Seal 3 (one with its true mix digest) made invalid by another nonce: its neighbours keep their verdicts.
+    const tampered = mixed.map((seal, i) => (i === 3 ? { ...seal, nonce: 12345n } : seal));
+    const verdicts = shown(checkSeals(cache, fullSize, tampered));
+    expect(reference[3].reason).not.toBe('mix-digest-mismatch');
+    expect(verdicts[3]).toMatchObject({ valid: false, reason: 'mix-digest-mismatch' });
+    expect(verdicts.filter((_: unknown, i: number) => i !== 3)).toEqual(
+      reference.filter((_: unknown, i: number) => i !== 3),
+    );
+  }
+}
+
+describe('WebAssembly Ethash vs the TypeScript reference', () => {
+  it('builds the epoch-0 cache word for word (and the ethereum/tests cache hash)', () => {
+    expect(memoryOf(epoch0)).toBeDefined();
+    expect(memoryOf(epoch0Js)).toBeDefined(); // copied into a memory on first use
+    expect(epoch0.length).toBe(epoch0Js.length);
+    expect(Buffer.compare(Buffer.from(epoch0.slice().buffer), Buffer.from(epoch0Js.buffer))).toBe(0);
+    const bytes = new Uint8Array(epoch0.slice().buffer);
+    expect(toHex(keccak256(bytes))).toBe(vectors.first.cache_hash);
+  });
+
+  it('gives the ethereum/tests vectors their mix digest and result', () => {
+    for (const vector of Object.values(vectors)) {
+      const light = lightHash(epoch0, vector.full_size, fromHex(vector.header_hash), fromHex(vector.nonce));
+      expect(toHex(light.mixDigest)).toBe(vector.mixHash);
+      expect(toHex(light.result)).toBe(vector.result);
+    }
+  });
+
+  it('agrees on random headers and nonces at epoch 0, valid and invalid seals alike', () => {
+    const fullSize = datasetSize(0);
+    const seals = randomSeals(epoch0Js, fullSize, 24);
+    expectSameVerdicts(epoch0, fullSize, seals);
+    const verdicts = seals.map((seal) => checkSeal(epoch0, fullSize, seal));
+    expect(verdicts.filter((v) => v.valid).length).toBeGreaterThan(0);
+    expect(verdicts.filter((v) => !v.valid && v.reason === 'mix-digest-mismatch').length).toBeGreaterThan(0);
+  });
+
+  it('gives every seal of a batch its own verdict at epoch 0, valid, invalid and malformed mixed in one batch', () => {
+    const fullSize = datasetSize(0);
+    const seals = randomSeals(epoch0Js, fullSize, 17);
+    expect(seals.filter((seal, i) => i % 2 === 0 && checkSeal(epoch0Js, fullSize, seal).valid).length).toBeGreaterThan(
+      0,
+    );
+    expectSameBatchVerdicts(epoch0, fullSize, seals);
+  });
+
+  it.each([
+    ['last block of epoch 0', 29_999],
+    ['first block of epoch 1', 30_000],
+    ['last 30,000-block epoch before ECIP-1099', 11_699_999],
+    ['first block under ECIP-1099 (epoch 195 of 60,000)', 11_700_000],
+    ['last block of the first 60,000-block epoch', 11_759_999],
+    ['first block of the next 60,000-block epoch', 11_760_000],
+  ])(
+    'agrees at the %s (block %i): cache rounds and hashimoto over that epoch’s seed and dataset size',
+    (_label, block) => {
+      const { epoch, epochLength } = epochAt(block, etc);
+      const seed = seedHash(epoch, epochLength);
+      const small = SMALL_ITEMS * 64;
+      setEthashWasmEnabled(false);
+      const js = buildCacheFast(small, seed);
+      setEthashWasmEnabled(true);
+      const wasm = buildCacheFast(small, seed);
+      expect(memoryOf(wasm)).toBeDefined();
+      expect(toHex(new Uint8Array(wasm.slice().buffer))).toBe(toHex(new Uint8Array(js.buffer)));
+      const seals = randomSeals(js, datasetSize(epoch), 8);
+      expectSameVerdicts(wasm, datasetSize(epoch), seals);
+      expectSameBatchVerdicts(wasm, datasetSize(epoch), seals);
+    },
+  );
+
+  it('mines the seals the reference accepts, and the same nonces', () => {
+    const fullSize = datasetSize(0);
+    const powHash = new Uint8Array(randomBytes(32));
+    const found = mineLight(epoch0, fullSize, powHash, 50n, 0n, 10_000);
+    expect(found).toBeDefined();
+    setEthashWasmEnabled(false);
+    const reference = mineLight(epoch0Js, fullSize, powHash, 50n, 0n, 10_000);
+    expect(
+      checkSeal(epoch0Js, fullSize, {
+        powHash,
+        nonce: found?.nonce as Uint8Array,
+        mixDigest: found?.mixDigest as Uint8Array,
+        difficulty: 50n,
+      }).valid,
+    ).toBe(true);
+    setEthashWasmEnabled(true);
+    expect(found).toEqual(reference);
+    // Batches of consecutive nonces stop where one-at-a-time would: not a nonce past maxIters, the same first find.
+    const attempts = found?.attempts as number;
+    for (const lanes of [1, 3, 8]) {
+      setBatchLanes(lanes);
+      expect(mineLight(epoch0, fullSize, powHash, 50n, 0n, attempts)).toEqual(reference);
+      expect(mineLight(epoch0, fullSize, powHash, 50n, 0n, attempts - 1)).toBeUndefined();
+    }
+    setBatchLanes(defaultLanes);
+    // A difficulty below the batch width narrows the batch: the same seal still.
+    setEthashWasmEnabled(false);
+    const easy = mineLight(epoch0Js, fullSize, powHash, 3n, 7n, 10);
+    setEthashWasmEnabled(true);
+    expect(easy).toBeDefined();
+    expect(mineLight(epoch0, fullSize, powHash, 3n, 7n, 10)).toEqual(easy);
+  });
+});
+
+describe('the TypeScript fallback', () => {
+  it('runs when the module cannot be instantiated, or when the setting turns WebAssembly off', () => {
+    expect(compileEthashWasm(new Uint8Array([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9]))).toBeUndefined();
+    setEthashWasmEnabled(false);
+    expect(ethashWasm()).toBeUndefined();
+    const small = buildCacheFast(SMALL_ITEMS * 64, seedHash(0));
+    expect(memoryOf(small)).toBeUndefined();
+    expect(toHex(new Uint8Array(small.buffer))).toBe(
+      toHex(new Uint8Array(buildCache(SMALL_ITEMS * 64, seedHash(0)).buffer)),
+    );
+    const vector = vectors.second;
+    const seal = {
+      powHash: fromHex(vector.header_hash),
+      nonce: fromHex(vector.nonce),
+      mixDigest: fromHex(vector.mixHash),
+      difficulty: 1n,
+    };
+    expect(checkSeal(epoch0Js, vector.full_size, seal).valid).toBe(true);
+  });
+});
