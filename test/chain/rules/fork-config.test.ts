@@ -37,7 +37,9 @@ describe('precompiles per rule set', () => {
 
   it("matches, for every rule set, the addresses @ethereumjs/evm runs under that rule set's Common", () => {
     for (const ruleSet of EVM_RULE_SETS) {
-      const running = [...getActivePrecompiles(evmRulesFor(dev, ruleSet)).keys()].map((a) => `0x${a.replace(/^0x/, '')}`);
+      const running = [...getActivePrecompiles(evmRulesFor(dev, ruleSet)).keys()].map(
+        (a) => `0x${a.replace(/^0x/, '')}`,
+      );
       expect(
         precompilesOf(ruleSet).map((p) => p.address),
         ruleSet,
@@ -99,7 +101,11 @@ describe('current, next and last fork', () => {
     const moved: NetworkDefinition = { ...dev, forks: { ...dev.forks, spiral: 10n } };
     const genesis = new Uint8Array(32).fill(7);
     const before = forkConfigsOf(moved, genesis, 9n);
-    expect([before.current.name, before.current.activationBlock, before.current.ruleSet]).toEqual(['mystique', 0n, 'mystique']);
+    expect([before.current.name, before.current.activationBlock, before.current.ruleSet]).toEqual([
+      'mystique',
+      0n,
+      'mystique',
+    ]);
     expect([before.next?.name, before.next?.activationBlock]).toEqual(['spiral', 10n]);
     const after = forkConfigsOf(moved, genesis, 10n);
     expect([after.current.name, after.next]).toEqual(['spiral', null]);
