@@ -15,6 +15,9 @@ export { DEFAULT_CACHE_LIMITS, type CacheLimits } from './base/cache-limits.js';
 export { DatabaseLockedError } from './db/chain-db.js';
 export { chainDbTableStats, type TablePart, type TableStats } from './db/table-stats.js';
 export { NETWORK_NAMES, devWithCheckpointing, getNetwork, type NetworkDefinition } from './networks/index.js';
+export { crc32, crc32Portable, forkBlocksOf, ForkIdTable, type ForkId } from './rules/fork-id.js';
+export { forkConfigsOf, type ForkConfig, type ForkConfigs } from './rules/fork-config.js';
+export { PRECOMPILES_ADDED, precompilesOf, type Precompile } from './rules/precompiles.js';
 export type { NetworkName } from './networks/types.js';
 export { DEV_ACCOUNTS, DEV_MNEMONIC } from './networks/devAccounts.js';
 export {

@@ -99,6 +99,12 @@ describe('a fork of an svc-node dev chain', () => {
     expect(ours.stateRoot).toBe(theirs.stateRoot);
   });
 
+  it("reports the upstream's eth_config: its fork ids start from the upstream's genesis, not the fork's base", async () => {
+    const ours = await rpc(fork!.url, 'eth_config');
+    expect(ours).toEqual(await rpc(upstream.url, 'eth_config'));
+    expect(ours.current.chainId).toBe('0x539');
+  });
+
   it("reads the token's code and balances from the upstream", async () => {
     expect(await rpc(fork!.url, 'eth_getCode', [tokenAddress, 'latest'])).toBe(
       await rpc(upstream.url, 'eth_getCode', [tokenAddress, 'latest']),

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import openrpc from '../../openrpc.json' with { type: 'json' };
 import { keccak256 } from '../../src/chain/base/crypto.js';
+import { crc32 } from '../../src/chain/rules/fork-id.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
 
@@ -80,6 +81,29 @@ describe('test_setChainParams', () => {
     };
     expect(await ok('test_setChainParams', [chain(params)])).toBe(true);
     expect((await ok('eth_getBlockByNumber', ['0x0', false])).hash).toBe(GENESIS_HASH);
+  });
+
+  it("eth_config reports the installed chain: its chain id, Byzantium's precompiles, fork ids from its genesis", async () => {
+    await ok('test_setChainParams', [chain({ fork: 'Byzantium', chainID: '0x01' })]);
+    const config = await ok('eth_config', []);
+    expect(config.current.chainId).toBe('0x1');
+    expect(config.current.activationBlock).toBe(0);
+    // Every fork at block 0: the fork hash is the CRC32 of the genesis hash alone (EIP-2124).
+    const crc = crc32(Buffer.from(GENESIS_HASH.slice(2), 'hex'))
+      .toString(16)
+      .padStart(8, '0');
+    expect(config.current.forkId).toBe(`0x${crc}`);
+    expect(Object.keys(config.current.precompiles)).toEqual([
+      'ECREC',
+      'SHA256',
+      'RIPEMD160',
+      'ID',
+      'MODEXP',
+      'BN256_ADD',
+      'BN256_MUL',
+      'BN256_PAIRING',
+    ]);
+    expect([config.next, config.last]).toEqual([null, null]);
   });
 
   it('refuses unknown forks and forks after Berlin with -32602', async () => {
