@@ -32,6 +32,7 @@ import { RLP } from '@ethereumjs/rlp';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import { keccak256 } from '../base/crypto.js';
+import { decodedAccount, keepAccountsDecoded } from './decoded-accounts.js';
 import { FlatLookup } from './flat-lookup.js';
 import { keepRead } from './kept-reads.js';
 import { StateTrie, type StateTrieCaches, isMissingNode } from './state-trie.js';
@@ -71,6 +72,7 @@ export function openState(
     storage: { type: CacheType.ORDERED_MAP },
     code: { type: CacheType.ORDERED_MAP },
   });
+  keepAccountsDecoded(caches.account);
   const stateManager = new ChainStateManager(
     { common, trie, caches },
     store.fork,
@@ -150,6 +152,8 @@ export class ChainStateManager extends MerkleStateManager {
   cachedAccount(address: Address): Account | null | undefined {
     const elem = this._caches?.account?.get(address);
     if (elem === undefined) return undefined;
+    const decoded = decodedAccount(elem);
+    if (decoded !== undefined) return decoded;
     return elem.accountRLP === undefined ? null : createAccountFromRLP(elem.accountRLP);
   }
 
@@ -208,6 +212,8 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
+    const decoded = decodedAccount(this._caches?.account?.get(address));
+    if (decoded !== undefined) return decoded ?? undefined;
     const flat = this.flatAccount(address);
     if (flat !== undefined) return flat ?? undefined;
     if (this.fork === undefined) return super.getAccount(address);
