@@ -44,8 +44,8 @@ afterAll(async () => {
 });
 
 describe('decoded account cache', () => {
-  it('answers every read and state root as the library state manager over random writes, checkpoints and reverts', async () => {
-    for (let seed = 1; seed <= 12; seed++) {
+  it('answers every account and code read and state root as the library state manager over random writes, checkpoints and reverts', async () => {
+    for (let seed = 1; seed <= 30; seed++) {
       const next = random(seed * 7919);
       const ours = openState(new TrieNodeStore(db), common, KECCAK256_RLP).stateManager;
       const lib = new MerkleStateManager({
@@ -59,7 +59,7 @@ describe('decoded account cache', () => {
       let depth = 0;
       for (let step = 0; step < 300; step++) {
         const address = addresses[next(addresses.length)]!;
-        const op = next(10);
+        const op = next(12);
         const where = `seed ${seed}, step ${step}, op ${op}`;
         if (op <= 2) {
           const [a, b] = [await ours.getAccount(address), await lib.getAccount(address)];
@@ -95,8 +95,19 @@ describe('decoded account cache', () => {
         } else if (op === 9 && depth > 0) {
           await Promise.all([ours.commit(), lib.commit()]);
           depth--;
+        } else if (op === 10) {
+          const code = Uint8Array.of(0x60, next(4), 0x00);
+          await ours.putCode(address, code);
+          await lib.putCode(address, code);
+        } else if (op === 11) {
+          expect(bytesToHex(await ours.getCode(address)), where).toBe(bytesToHex(await lib.getCode(address)));
         } else if (depth === 0) {
           expect(bytesToHex(await ours.getStateRoot()), where).toBe(bytesToHex(await lib.getStateRoot()));
+          // Reads after this miss the caches (as a replay's first reads on a state opened fresh do).
+          if (next(2) === 0) {
+            ours.clearCaches();
+            lib.clearCaches();
+          }
         }
       }
       while (depth-- > 0) await Promise.all([ours.commit(), lib.commit()]);

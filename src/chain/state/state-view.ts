@@ -29,6 +29,7 @@ import {
   unprefixedHexToBytes,
 } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
+import { hexKey } from '../db/hex-key.js';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import { keccak256 } from '../base/crypto.js';
@@ -102,6 +103,9 @@ export class ChainStateManager extends MerkleStateManager {
   ) {
     super(opts);
   }
+
+  /** Contract code read, by code hash (see `getCode`); bounded, as a state may serve a long run of blocks. */
+  private readonly codeByHash = new Lru<string, Uint8Array>(256);
 
   /**
    * The account from the flat state, into the account cache as the library puts a trie read (but kept by a revert:
@@ -228,6 +232,24 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   override async getCode(address: Address): Promise<Uint8Array> {
+    const cache = this._caches?.code;
+    if (this.fork === undefined && cache !== undefined && cache.get(address) === undefined) {
+      // The library's miss (its order: the account, then its code by hash into the cache), the code by hash kept
+      // apart: a revert empties the code cache of what was read in the checkpoint, so a trace's replay on a kept
+      // state read every contract's code from the database again. Code under a hash never changes.
+      const account = await this.getAccount(address);
+      if (account === undefined || !account.isContract()) return new Uint8Array(0);
+      const hash = hexKey(account.codeHash);
+      const known = this.codeByHash.get(hash);
+      if (known !== undefined) {
+        cache.put(address, known);
+        return known;
+      }
+      const code = await super.getCode(address);
+      // Not an empty answer: code missing from the database may arrive later (snap sync's healing).
+      if (code.length > 0) this.codeByHash.set(hash, code);
+      return code;
+    }
     const fork = this.fork;
     if (fork !== undefined && this._caches?.code?.get(address) === undefined) {
       // The library takes code it does not find for empty code, and its flush would then clear the code hash.
