@@ -31,7 +31,7 @@ export {
 // Reads of the stored chain and its state, and the engine's events
 export type { BlockRef } from './view/chain-view.js';
 export type { BlockImportedEvent, ReorgEvent } from './view/chain-events.js';
-export type { StateView } from './state/state-view.js';
+export type { StateView } from './state/state-reader.js';
 export { StateNotHeldError } from './state/snap-base.js';
 export {
   GC_MODES,

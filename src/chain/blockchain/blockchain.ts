@@ -45,7 +45,7 @@ import {
   type StateEditWork,
   writeEditedState,
 } from '../view/head-state-edit.js';
-import type { StateView } from '../state/state-view.js';
+import type { StateView } from '../state/state-reader.js';
 import { SnapStateStore } from '../view/snap-store.js';
 import { HistoryBackfillStore } from '../history/backfill-store.js';
 import { StateRetention } from '../state/retention.js';

@@ -14,4 +14,13 @@ describe('hexKey', () => {
     ];
     for (const bytes of cases) expect(hexKey(bytes)).toBe(bytesToUnprefixedHex(bytes));
   });
+
+  it('matches it for every byte value and every length either side of the reused buffer (64 bytes)', () => {
+    const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 151 + 3) & 0xff);
+    for (let length = 0; length <= 130; length++)
+      for (const offset of [0, 1, 170 - length > 0 ? 170 - length : 2]) {
+        const view = bytes.subarray(offset, offset + length);
+        expect(hexKey(view)).toBe(bytesToUnprefixedHex(view));
+      }
+  });
 });

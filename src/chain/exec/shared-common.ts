@@ -5,6 +5,10 @@
  * which deep-copies parameter tables and rebuilds the parameter cache: profiled at ~70% of block-building
  * time. We apply the library parameter sets once up front and turn later calls with the same tables into
  * no-ops; `copy()` stays the library's shallow copy, so copies share the already built cache.
+ *
+ * `gteHardfork` (asked by every transaction several times: intrinsic gas, receipts, EIP-161's cleanup) walks the
+ * chain's hardfork list comparing names; its answers are remembered per (set hardfork, asked hardfork). The list is
+ * the chain's parameters, which copies share, so one memo serves the base and its copies.
  */
 import { paramsBlock } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
@@ -27,6 +31,16 @@ export function sharedCommon(common: Common): Common {
   base.updateParams = function (this: Common, params) {
     if (applied.has(params)) return;
     original.call(this, params);
+  };
+  // By set hardfork, then asked one: names are the chain's own strings, whose hashes V8 keeps (no key to build).
+  const gte = new Map<string, Map<string, boolean>>();
+  base.gteHardfork = function (this: Common, hardfork) {
+    const set = this.hardfork();
+    let answers = gte.get(set);
+    if (answers === undefined) gte.set(set, (answers = new Map()));
+    let answer = answers.get(hardfork);
+    if (answer === undefined) answers.set(hardfork, (answer = this.hardforkGteHardfork(null, hardfork)));
+    return answer;
   };
   shared.set(common, base);
   return base;

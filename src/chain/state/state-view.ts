@@ -7,13 +7,7 @@
  * its own, because the library's caches record every read for a later flush and would grow without bound.
  */
 import type { Common } from '@ethereumjs/common';
-import {
-  CacheType,
-  Caches,
-  MerkleStateManager,
-  type MerkleStateManagerOpts,
-  getMerkleStateProof,
-} from '@ethereumjs/statemanager';
+import { CacheType, Caches, MerkleStateManager, type MerkleStateManagerOpts } from '@ethereumjs/statemanager';
 import {
   type Account,
   Address,
@@ -21,20 +15,19 @@ import {
   EthereumJSErrorWithoutCode,
   KECCAK256_RLP,
   ValueEncoding,
-  bytesToBigInt,
   bytesToUnprefixedHex,
   equalsBytes,
-  hexToBytes,
-  setLengthLeft,
   unpadBytes,
   unprefixedHexToBytes,
 } from '@ethereumjs/util';
 import { RLP } from '@ethereumjs/rlp';
+import { hexKey } from '../db/hex-key.js';
 import { Lru } from '../db/lru.js';
 import type { ForkStateSource } from '../fork/fork-state.js';
 import { keccak256 } from '../base/crypto.js';
 import type { FlatChanges } from '../db/flat-changes.js';
 import { ChangeList } from './change-list.js';
+import { decodedAccount, keepAccountsDecoded } from './decoded-accounts.js';
 import { FlatLookup } from './flat-lookup.js';
 import { keepRead } from './kept-reads.js';
 import { StateTrie, type StateTrieCaches, isMissingNode } from './state-trie.js';
@@ -74,6 +67,7 @@ export function openState(
     storage: { type: CacheType.ORDERED_MAP },
     code: { type: CacheType.ORDERED_MAP },
   });
+  keepAccountsDecoded(caches.account);
   const stateManager = new ChainStateManager(
     { common, trie, caches },
     store.fork,
@@ -118,6 +112,8 @@ export class ChainStateManager extends MerkleStateManager {
     this.changes = undefined;
     return changes?.take(toRoot);
   }
+  /** Contract code read, by code hash (see `getCode`); bounded, as a state may serve a long run of blocks. */
+  private readonly codeByHash = new Lru<string, Uint8Array>(256);
 
   /**
    * The account from the flat state, into the account cache as the library puts a trie read (but kept by a revert:
@@ -171,6 +167,8 @@ export class ChainStateManager extends MerkleStateManager {
   cachedAccount(address: Address): Account | null | undefined {
     const elem = this._caches?.account?.get(address);
     if (elem === undefined) return undefined;
+    const decoded = decodedAccount(elem);
+    if (decoded !== undefined) return decoded;
     return elem.accountRLP === undefined ? null : createAccountFromRLP(elem.accountRLP);
   }
 
@@ -240,6 +238,8 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   override async getAccount(address: Address): Promise<Account | undefined> {
+    const decoded = decodedAccount(this._caches?.account?.get(address));
+    if (decoded !== undefined) return decoded ?? undefined;
     const flat = this.flatAccount(address);
     if (flat !== undefined) return flat ?? undefined;
     if (this.fork === undefined) return super.getAccount(address);
@@ -254,6 +254,24 @@ export class ChainStateManager extends MerkleStateManager {
   }
 
   override async getCode(address: Address): Promise<Uint8Array> {
+    const cache = this._caches?.code;
+    if (this.fork === undefined && cache !== undefined && cache.get(address) === undefined) {
+      // The library's miss (its order: the account, then its code by hash into the cache), the code by hash kept
+      // apart: a revert empties the code cache of what was read in the checkpoint, so a trace's replay on a kept
+      // state read every contract's code from the database again. Code under a hash never changes.
+      const account = await this.getAccount(address);
+      if (account === undefined || !account.isContract()) return new Uint8Array(0);
+      const hash = hexKey(account.codeHash);
+      const known = this.codeByHash.get(hash);
+      if (known !== undefined) {
+        cache.put(address, known);
+        return known;
+      }
+      const code = await super.getCode(address);
+      // Not an empty answer: code missing from the database may arrive later (snap sync's healing).
+      if (code.length > 0) this.codeByHash.set(hash, code);
+      return code;
+    }
     const fork = this.fork;
     if (fork !== undefined && this._caches?.code?.get(address) === undefined) {
       // The library takes code it does not find for empty code, and its flush would then clear the code hash.
@@ -375,115 +393,3 @@ export type KnownAccounts = (address: Address) => Account | null | undefined;
 
 /** The RLP of the empty string: how the library's storage cache holds a zero slot. */
 const RLP_EMPTY = Uint8Array.of(0x80);
-
-/** Entries each view memoises per kind (accounts, code, storage slots). */
-const VIEW_CACHE_SIZE = 2048;
-
-export interface AccountProof {
-  readonly address: Uint8Array;
-  readonly balance: bigint;
-  readonly nonce: bigint;
-  readonly codeHash: Uint8Array;
-  readonly storageHash: Uint8Array;
-  readonly accountProof: Uint8Array[];
-  readonly storageProof: { key: Uint8Array; value: bigint; proof: Uint8Array[] }[];
-}
-
-/** Read-only account and storage queries against the state of one stored block. */
-export class StateView {
-  /** Memoised reads, keyed by address hex (and slot hex): promises, so concurrent reads share one trie walk. */
-  private readonly accounts = new Lru<string, Promise<Account | undefined>>(VIEW_CACHE_SIZE);
-  private readonly codes = new Lru<string, Promise<Uint8Array>>(VIEW_CACHE_SIZE);
-  private readonly slots = new Lru<string, Promise<Uint8Array>>(VIEW_CACHE_SIZE);
-
-  private opened: MerkleStateManager | undefined;
-
-  /**
-   * `open` builds the state manager on first need (a new trie and state manager per head cost more than the one
-   * account read most new heads get); `known` answers account reads before it is needed.
-   */
-  constructor(
-    private readonly open: () => MerkleStateManager,
-    readonly stateRoot: Uint8Array,
-    private readonly known?: KnownAccounts,
-  ) {}
-
-  private get state(): MerkleStateManager {
-    this.opened ??= this.open();
-    return this.opened;
-  }
-
-  async getBalance(address: Uint8Array): Promise<bigint> {
-    return (await this.account(address))?.balance ?? 0n;
-  }
-
-  async getNonce(address: Uint8Array): Promise<bigint> {
-    return (await this.account(address))?.nonce ?? 0n;
-  }
-
-  async getCode(address: Uint8Array): Promise<Uint8Array> {
-    return memo(this.codes, bytesToUnprefixedHex(address), () => this.state.getCode(new Address(address)));
-  }
-
-  /** `slot` is a 32-byte key (shorter input is left-padded); the value comes back as 32 bytes. */
-  async getStorageAt(address: Uint8Array, slot: Uint8Array): Promise<Uint8Array> {
-    const key = setLengthLeft(slot, 32);
-    return memo(this.slots, `${bytesToUnprefixedHex(address)}${bytesToUnprefixedHex(key)}`, async () =>
-      setLengthLeft(await this.state.getStorage(new Address(address), key), 32),
-    );
-  }
-
-  /** Storage trie root of the account (the empty-trie root for accounts without storage). */
-  async getStorageRoot(address: Uint8Array): Promise<Uint8Array> {
-    return (await this.account(address))?.storageRoot ?? KECCAK256_RLP;
-  }
-
-  private account(address: Uint8Array): Promise<Account | undefined> {
-    return memo(this.accounts, bytesToUnprefixedHex(address), () => {
-      const at = new Address(address);
-      const known = this.known?.(at);
-      if (known !== undefined) return Promise.resolve(known ?? undefined);
-      return this.state.getAccount(at);
-    });
-  }
-
-  /** EIP-1186 proof against this block's state root. */
-  async getProof(address: Uint8Array, slots: readonly Uint8Array[]): Promise<AccountProof> {
-    // Reading first puts every path the proof walks in place (on a forked chain they may not be local yet).
-    await this.account(address);
-    await Promise.all(slots.map((slot) => this.getStorageAt(address, slot)));
-    const proof = await getMerkleStateProof(
-      this.state,
-      new Address(address),
-      slots.map((s) => setLengthLeft(s, 32)),
-    );
-    return {
-      address,
-      balance: BigInt(proof.balance),
-      nonce: BigInt(proof.nonce),
-      codeHash: hexToBytes(proof.codeHash),
-      storageHash: hexToBytes(proof.storageHash),
-      accountProof: proof.accountProof.map((p) => hexToBytes(p)),
-      storageProof: proof.storageProof.map((s) => ({
-        key: setLengthLeft(hexToBytes(s.key), 32),
-        value: bytesToBigInt(hexToBytes(s.value)),
-        proof: s.proof.map((p) => hexToBytes(p)),
-      })),
-    };
-  }
-
-  /** For callers that need the raw state manager (e.g. debug methods). Do not write through it: the view is shared. */
-  get stateManager(): MerkleStateManager {
-    return this.state;
-  }
-}
-
-/** The cached promise for `key`, or a new one from `load`; a failed load is not kept. */
-function memo<T>(cache: Lru<string, Promise<T>>, key: string, load: () => Promise<T>): Promise<T> {
-  const known = cache.get(key);
-  if (known !== undefined) return known;
-  const loading = load();
-  cache.set(key, loading);
-  loading.catch(() => cache.delete(key));
-  return loading;
-}

@@ -13,7 +13,7 @@ import { keccak256 } from '../base/crypto.js';
 import type { ChainEngine } from '../engine/engine.js';
 import type { AddressPreimages } from '../engine/engine-memo.js';
 import type { TxReceipt } from '../codec/receipts.js';
-import type { StateView } from '../state/state-view.js';
+import type { StateView } from '../state/state-reader.js';
 
 const PUSH20 = 0x73;
 const PUSH1 = 0x60;

@@ -28,7 +28,8 @@ import { EditedRoots } from '../state/edited-roots.js';
 import { assertStateKept, StateRetention } from '../state/retention.js';
 import type { FlatTable } from '../state/flat-table.js';
 import { assertStateHeld, decodeSnapBase, type SnapBase } from '../state/snap-base.js';
-import { type KnownAccounts, openReadState, StateView } from '../state/state-view.js';
+import { StateView } from '../state/state-reader.js';
+import { type KnownAccounts, openReadState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 
 /** A block by canonical height, by hash, or a tag. ('pending' belongs to the miner, not the engine.) */

@@ -10,7 +10,8 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WarmState } from '../../../src/chain/exec/warm-state.js';
 import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
-import type { ChainStateManager, StateView } from '../../../src/chain/state/state-view.js';
+import type { StateView } from '../../../src/chain/state/state-reader.js';
+import type { ChainStateManager } from '../../../src/chain/state/state-view.js';
 import { flatStateIfAny } from '../../../src/chain/exec/flat-state.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 

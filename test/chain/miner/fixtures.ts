@@ -8,7 +8,7 @@ import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import { Ethash } from '../../../src/chain/pow/index.js';
-import type { StateView } from '../../../src/chain/state/state-view.js';
+import type { StateView } from '../../../src/chain/state/state-reader.js';
 import { TxPool, type PoolChainView, type TxPoolOptions } from '../../../src/chain/txpool/index.js';
 import { persistentCacheDir } from '../pow/helpers.js';
 

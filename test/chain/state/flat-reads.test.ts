@@ -8,7 +8,8 @@ import { Address, bigIntToBytes, bytesToBigInt, bytesToHex, setLengthLeft } from
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { type FlatReader, NO_FLAT_STATE } from '../../../src/chain/state/flat-reader.js';
-import { openReadState, openState, StateView } from '../../../src/chain/state/state-view.js';
+import { StateView } from '../../../src/chain/state/state-reader.js';
+import { openReadState, openState } from '../../../src/chain/state/state-view.js';
 import type { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
 import { fillerInitCode } from '../../p2p/snap-fixtures.js';
 import {
