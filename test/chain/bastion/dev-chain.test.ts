@@ -28,7 +28,7 @@ const at = (n: number) => hexToBytes(`0x${n.toString(16).padStart(40, '0')}`);
  * TSTORE(0, 0x2a); TLOAD(0) → mem[0]; MCOPY(0x20 ← 0, 32); CLZ(mload(0x20)) → slot 0 and the return value.
  * 0x2a has 6 significant bits: CLZ gives 250 (0xfa).
  */
-const CODE = hexToBytes('0x602a60005d60005c600052602060006020 5e6020511e8060005560005260206000f3'.replace(' ', ''));
+const CODE = hexToBytes('0x602a60005d60005c6000526020600060205e6020511e8060005560005260206000f3');
 
 const bastionAt10: NetworkDefinition = {
   ...dev,
