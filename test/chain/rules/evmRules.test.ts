@@ -1,7 +1,7 @@
 import { createBlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { createEVM } from '@ethereumjs/evm';
-import { createLegacyTx, createLegacyTxFromRLP } from '@ethereumjs/tx';
+import { createFeeMarket1559Tx, createLegacyTx, createLegacyTxFromRLP } from '@ethereumjs/tx';
 import { hexToBytes } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { dev, etc, mordor } from '../../../src/chain/networks/index.js';
@@ -190,6 +190,9 @@ describe('ETC rule sets', () => {
     const tx = txRulesAt(bastionAt10, 10n);
     expect(tx.isActivatedEIP(2930)).toBe(true);
     expect(tx.isActivatedEIP(1559)).toBe(false);
+    for (const eip of [4844, 7702]) expect(tx.isActivatedEIP(eip)).toBe(false);
+    const feeMarket = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n };
+    expect(() => createFeeMarket1559Tx(feeMarket, { common: tx })).toThrow(/EIP-1559 not enabled/);
     const header = createBlockHeader({ number: 10n, difficulty: 2n, gasLimit: 30_000_000n }, { common: after });
     expect(header.raw()).toHaveLength(15);
   });
