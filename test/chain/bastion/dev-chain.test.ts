@@ -3,7 +3,8 @@
  * schedule; the `--override.bastion` flag that sets it from the command line is another branch's part): a contract
  * using TSTORE/TLOAD, MCOPY and CLZ fails with an invalid opcode in block 9 and works from block 10, and calls to
  * the BLS12-381 G1ADD (0x0b) and P256VERIFY (0x100) precompiles reach an empty account in block 9 and the
- * precompile (its output, its gas) from block 10. Inputs are the EIPs' own vectors (test/fixtures/bastion).
+ * precompile (its output, its gas) from block 10; a second engine imports those blocks cold with the same result.
+ * Inputs are the EIPs' own vectors (test/fixtures/bastion).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -87,5 +88,13 @@ describe('Bastion on a dev chain (scheduled at block 10)', () => {
     expect(await call(BASTION_BLOCK, at(0x100), P256.Input)).toBe(P256.Expected);
     expect(await call(BASTION_BLOCK - 1n, CONTRACT, '')).toBe('invalid opcode');
     expect(await call(BASTION_BLOCK, CONTRACT, '')).toBe(`${'0'.repeat(62)}fa`);
+
+    // A peer's path: another engine on the same schedule imports blocks 1–10 cold and gets the same receipts.
+    const importer = await engines.open({ dataDir: engines.newDir(), network: bastionAt10, seal: 'instant' });
+    for (let n = 1n; n <= BASTION_BLOCK; n++) await importer.chain.importBlock((await engine.chain.getBlock(n))!);
+    const head = importer.chain.getHead();
+    expect(head.hash()).toEqual((await engine.chain.getBlock(BASTION_BLOCK))!.hash());
+    const imported = (await importer.chain.getReceipts(head.hash()))!;
+    expect(imported.map((r) => [r.status, r.gasUsed])).toEqual(after.receipts.map((r) => [r.status, r.gasUsed]));
   }, 120_000);
 });
