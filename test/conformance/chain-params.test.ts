@@ -65,6 +65,18 @@ describe('fork params', () => {
     expect(parseForkName('ETC_Magneto')).toEqual({ kind: 'etc', fork: 'Magneto', eips: [] });
     expect(parseForkName('Istanbul+2929').eips).toEqual([2929]);
   });
+
+  it('ETC_Bastion: every ETC upgrade through Bastion from block 0, on the Bastion rule set', () => {
+    expect(parseForkName('ETC_Bastion')).toEqual({ kind: 'etc', fork: 'Bastion', eips: [] });
+    const spec = parseChainParams({ genesis, params: { fork: 'ETC_Bastion' }, accounts: {} });
+    expect([spec.definition.forks.spiral, spec.definition.forks.bastion]).toEqual([0n, 0n]);
+    expect(spec.rules.commonAt(1n).isActivatedEIP(1153)).toBe(true);
+    expect(spec.rules.commonAt(1n).isActivatedEIP(1559)).toBe(false);
+    const spiral = parseChainParams({ genesis, params: { fork: 'ETC_Spiral' }, accounts: {} });
+    expect([spiral.definition.forks.spiral, spiral.definition.forks.bastion]).toEqual([0n, null]);
+    expect(spiral.rules.commonAt(1n).isActivatedEIP(3855)).toBe(true);
+    expect(spiral.rules.commonAt(1n).isActivatedEIP(1153)).toBe(false);
+  });
 });
 
 describe('chain rules of a test chain', () => {

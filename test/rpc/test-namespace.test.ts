@@ -3,6 +3,8 @@
  * dialect, raw block import (valid, invalid, Ethash-sealed), mining at a set time, rewind, log hash, etherbase,
  * and the state dumps read from the state trie. Block data comes from the BlockchainTests vector SimpleTx.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import openrpc from '../../openrpc.json' with { type: 'json' };
 import { keccak256 } from '../../src/chain/base/crypto.js';
@@ -113,6 +115,42 @@ describe('test_setChainParams', () => {
     const london = await call('test_setChainParams', [chain({ fork: 'London' })]);
     expect(london.error?.code).toBe(-32602);
     expect(london.error?.message).toContain('London');
+  });
+});
+
+describe('test_setChainParams with ETC_Bastion', () => {
+  // TSTORE(0, 0x2a); TLOAD(0) → mem[0]; MCOPY(0x20 ← 0, 32); CLZ(mload(0x20)) → returned: 250 (0x2a has 6 bits).
+  const CONTRACT = '0x00000000000000000000000000000000000b1a57';
+  const code = '0x602a60005d60005c6000526020600060205e6020511e8060005560005260206000f3';
+  // EIP-2537's first G1ADD vector (bls_g1add_g1+p1), from the copy of the EIP's assets.
+  const G1ADD = (
+    JSON.parse(
+      readFileSync(join(import.meta.dirname, '../fixtures/bastion/eip-2537/add_G1_bls.json'), 'utf8'),
+    ) as Array<{
+      Input: string;
+      Expected: string;
+    }>
+  )[0]!;
+  const withCode = { ...PRE, [CONTRACT]: { balance: '0x00', code, nonce: '0x00', storage: {} } };
+  const ethCall = (to: string, data = '0x') => call('eth_call', [{ to, data, gas: '0x100000' }, 'latest']);
+
+  it('runs TSTORE/TLOAD, MCOPY and CLZ under ETC_Bastion and refuses them under ETC_Spiral', async () => {
+    expect(
+      await ok('test_setChainParams', [chain({ fork: 'ETC_Spiral', chainID: '0x01' }, { accounts: withCode })]),
+    ).toBe(true);
+    expect((await ethCall(CONTRACT)).error?.message).toMatch(/invalid opcode/);
+    expect(
+      await ok('test_setChainParams', [chain({ fork: 'ETC_Bastion', chainID: '0x01' }, { accounts: withCode })]),
+    ).toBe(true);
+    expect((await ethCall(CONTRACT)).result).toBe(`0x${'0'.repeat(62)}fa`);
+  });
+
+  it('answers BLS12-381 G1ADD at 0x0b under ETC_Bastion only', async () => {
+    const g1add = `0x${'00'.repeat(19)}0b`;
+    expect(await ok('test_setChainParams', [chain({ fork: 'ETC_Spiral', chainID: '0x01' })])).toBe(true);
+    expect(await ethCall(g1add, `0x${G1ADD.Input}`)).toMatchObject({ result: '0x' });
+    expect(await ok('test_setChainParams', [chain({ fork: 'ETC_Bastion', chainID: '0x01' })])).toBe(true);
+    expect((await ethCall(g1add, `0x${G1ADD.Input}`)).result).toBe(`0x${G1ADD.Expected}`);
   });
 });
 

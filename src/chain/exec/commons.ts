@@ -22,7 +22,9 @@ export class SharedCommons {
   }
 
   private shared(fresh: Common): Common {
-    const key = `${fresh.chainId()}|${fresh.hardfork()}|${fresh.eips().join(',')}`;
+    // The chain name too: ETC rule sets on one Ethereum hardfork (spiral, bastion: shanghai) differ only in the EIPs
+    // their hardfork entry lists, which `eips()` (the extra ones) does not show; evmRules names each Common after its rule set.
+    const key = `${fresh.chainName()}|${fresh.chainId()}|${fresh.hardfork()}|${fresh.eips().join(',')}`;
     let shared = this.commons.get(key);
     if (shared === undefined) {
       shared = sharedCommon(fresh);

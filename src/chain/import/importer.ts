@@ -95,7 +95,10 @@ export class BlockImporter {
       );
     }
     const common = view.commonAt(header.number);
-    if (block.common.hardfork() !== common.hardfork()) block = this.p.codec.block(block.raw());
+    // By name too: Spiral and Bastion both run on Common's shanghai, told apart only by the rule set in the name.
+    if (block.common.hardfork() !== common.hardfork() || block.common.chainName() !== common.chainName()) {
+      block = this.p.codec.block(block.raw());
+    }
     // ECIP-1097 checkpoint blocks have their own rules: no seal, no execution, no reward (only where configured).
     const checkpoint = federation === undefined ? undefined : checkpointOf(header);
     // A block this chain assembled was built from valid parts; only the seal is new.

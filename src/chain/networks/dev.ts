@@ -41,6 +41,8 @@ export const dev: NetworkDefinition = {
     magneto: 0n,
     mystique: 0n,
     spiral: 0n,
+    // Off until an operator schedules it (ECIP-1130 names no block yet).
+    bastion: null,
   },
   eraLength: 5_000_000n,
   bombPause: null,

@@ -23,6 +23,8 @@ export const etc: NetworkDefinition = {
     magneto: 13_189_133n,
     mystique: 14_525_000n,
     spiral: 19_250_000n,
+    // ECIP-1130 names no block yet.
+    bastion: null,
   },
   eraLength: 5_000_000n,
   // ECIP-1010: the bomb clock stops at Die Hard and resumes 2,000,000 blocks later (until Defuse).

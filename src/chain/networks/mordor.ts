@@ -22,6 +22,8 @@ export const mordor: NetworkDefinition = {
     magneto: 3_985_893n,
     mystique: 5_520_000n,
     spiral: 9_957_000n,
+    // ECIP-1130 names no block yet.
+    bastion: null,
   },
   eraLength: 2_000_000n,
   // Defuse at 0: there never was a bomb to pause.

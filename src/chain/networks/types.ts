@@ -35,6 +35,11 @@ export interface EtcForkSchedule {
   readonly mystique: bigint | null;
   /** ECIP-1109: EIP-3651, 3855, 3860, 6049 (no withdrawals, no PREVRANDAO). */
   readonly spiral: bigint | null;
+  /**
+   * ECIP-1130 (draft, no block on mordor or etc yet): EIP-1153, 5656, 6780, 2537, 7823, 7883, 7939, 7951.
+   * No fee market: type-2 transactions stay refused.
+   */
+  readonly bastion: bigint | null;
 }
 
 export type EtcForkName = keyof EtcForkSchedule;

@@ -12,7 +12,12 @@
  *   dieHard→tangerineWhistle + EIP-160 EXP price (EIP-155 only for transactions, see `txRulesAt`),
  *   atlantis→byzantium (Spurious Dragon's 161/170 arrive here; no EIP-649: reward stays 5 ETC),
  *   agharta→petersburg, phoenix→istanbul, magneto→berlin,
- *   mystique→london with only [3529, 3541], spiral→shanghai with only [3651, 3855, 3860].
+ *   mystique→london with only [3529, 3541], spiral→shanghai with only [3651, 3855, 3860],
+ *   bastion→spiral's shanghai plus BASTION_EIPS (Cancun's 1153/5656/6780, Prague's 2537, Osaka's 7823/7883/7939/7951).
+ * Bastion stays on a shanghai base rather than osaka because Common's Cancun+ forks bring EIP-1559, blobs,
+ * beacon roots and the 7702 set-code transactions ETC does not take; every Bastion EIP is gated in
+ * @ethereumjs/evm by `isActivatedEIP` (opcodes, precompiles 0x0b–0x11 and 0x100, SELFDESTRUCT, MODEXP), never by
+ * hardfork name, so listing them as extra EIPs of the shanghai entry is enough.
  */
 import { Common, type ChainConfig, type HardforksDict, type HardforkTransitionConfig } from '@ethereumjs/common';
 import { bytesToHex } from '@ethereumjs/util';
@@ -47,7 +52,11 @@ const EVM_HARDFORK: Record<EvmRuleSetName, EthHardforkName> = {
   magneto: 'berlin',
   mystique: 'london',
   spiral: 'shanghai',
+  bastion: 'shanghai',
 };
+
+/** ECIP-1130's EVM changes, added to the shanghai entry for the Bastion rule set only. */
+export const BASTION_EIPS = [1153, 5656, 6780, 2537, 7823, 7883, 7939, 7951] as const;
 
 /** ETC never took Byzantium's/Constantinople's reward cut: keep Frontier's 5 ETC for any code reading `minerReward`. */
 const ETC_BASE_REWARD = '5000000000000000000';
@@ -63,6 +72,7 @@ function customHardforks(ruleSet: EvmRuleSetName): HardforksDict {
   // EIP-160 (EXP byte price 10 → 50) without the rest of Spurious Dragon; Common's EVM reads
   // `expByteGas` as a plain parameter, so an inline override on the last listed fork is enough.
   if (ruleSet === 'dieHard') forks.tangerineWhistle = { eips: [608], params: { expByteGas: 50 } };
+  if (ruleSet === 'bastion') forks.shanghai = { eips: [3651, 3855, 3860, ...BASTION_EIPS] };
   return forks;
 }
 

@@ -24,6 +24,7 @@ export const EVM_RULE_SETS = [
   'magneto',
   'mystique',
   'spiral',
+  'bastion',
 ] as const;
 export type EvmRuleSetName = (typeof EVM_RULE_SETS)[number];
 

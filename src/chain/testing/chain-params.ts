@@ -152,6 +152,7 @@ function etcEquivalentOf(s: EthForkSchedule): EtcForkSchedule {
     magneto: at(s.berlin),
     mystique: null,
     spiral: null,
+    bastion: null,
   };
 }
 
@@ -171,7 +172,8 @@ function etcForksFrom0(fork: EtcTestFork): EtcForkSchedule {
     thanos: null,
     magneto: on('Magneto'),
     mystique: on('Mystique'),
-    spiral: null,
+    spiral: on('Spiral'),
+    bastion: on('Bastion'),
   };
 }
 

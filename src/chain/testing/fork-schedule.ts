@@ -23,7 +23,7 @@ export type EthFork = (typeof ETH_FORKS)[number];
 export type EthForkSchedule = Partial<Record<EthFork, bigint>>;
 
 /** ETC rule sets reachable through `ETC_<Name>` fork names. */
-export const ETC_TEST_FORKS = ['Atlantis', 'Agharta', 'Phoenix', 'Magneto', 'Mystique'] as const;
+export const ETC_TEST_FORKS = ['Atlantis', 'Agharta', 'Phoenix', 'Magneto', 'Mystique', 'Spiral', 'Bastion'] as const;
 export type EtcTestFork = (typeof ETC_TEST_FORKS)[number];
 
 export type ParsedForks =

@@ -15,6 +15,8 @@ const FORK_ORDER: EtcForkName[] = [
   'mystique',
   'spiral',
 ];
+/** Drafts: named in every schedule, no block on any network until their ECIP sets one. */
+const DRAFT_FORKS: EtcForkName[] = ['bastion'];
 
 describe('network definitions', () => {
   it('carry the chain ids, devp2p network ids and net_version strings', () => {
@@ -27,7 +29,8 @@ describe('network definitions', () => {
 
   it('schedule each upgrade no earlier than the ones it builds on', () => {
     for (const network of [dev, mordor, etc]) {
-      expect(Object.keys(network.forks).sort()).toEqual([...FORK_ORDER].sort());
+      expect(Object.keys(network.forks).sort()).toEqual([...FORK_ORDER, ...DRAFT_FORKS].sort());
+      for (const draft of DRAFT_FORKS) expect(network.forks[draft]).toBeNull();
       const blocks = FORK_ORDER.map((name) => network.forks[name]);
       expect(blocks.every((b) => b !== null)).toBe(true);
       for (let i = 1; i < blocks.length; i++) expect(blocks[i]! >= blocks[i - 1]!).toBe(true);
@@ -49,6 +52,7 @@ describe('network definitions', () => {
       magneto: 13_189_133n,
       mystique: 14_525_000n,
       spiral: 19_250_000n,
+      bastion: null,
     });
     expect(mordor.forks.agharta).toBe(301_243n);
     expect(mordor.forks.spiral).toBe(9_957_000n);
@@ -57,7 +61,7 @@ describe('network definitions', () => {
   });
 
   it('dev has everything from block 0 and a pinned low difficulty', () => {
-    expect(Object.values(dev.forks).every((b) => b === 0n)).toBe(true);
+    expect(FORK_ORDER.every((name) => dev.forks[name] === 0n)).toBe(true);
     expect(dev.genesis.header.difficulty).toBe(dev.pow.minimumDifficulty);
     expect(dev.pow.minimumDifficulty).toBeLessThan(2048n); // below 2048 the adjustment step is 0
     expect(dev.pow.minimumDifficulty).toBeGreaterThan(1n); // 2^256/difficulty must fit 32 bytes

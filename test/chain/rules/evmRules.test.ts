@@ -1,7 +1,7 @@
 import { createBlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { createEVM } from '@ethereumjs/evm';
-import { createLegacyTx, createLegacyTxFromRLP } from '@ethereumjs/tx';
+import { createFeeMarket1559Tx, createLegacyTx, createLegacyTxFromRLP } from '@ethereumjs/tx';
 import { hexToBytes } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { dev, etc, mordor } from '../../../src/chain/networks/index.js';
@@ -165,6 +165,35 @@ describe('ETC rule sets', () => {
     expect(await create(common, tooLong)).toBe('initcode exceeds max initcode size');
     // 15-field PoW headers: no baseFee, no withdrawalsRoot.
     const header = createBlockHeader({ number: 1n, difficulty: 2n, gasLimit: 30_000_000n }, { common });
+    expect(header.raw()).toHaveLength(15);
+  });
+
+  it('Bastion: TSTORE/TLOAD, MCOPY, CLZ, BLS and P256 precompiles, SELFDESTRUCT per EIP-6780, still no EIP-1559', async () => {
+    const bastionAt10 = { ...dev, forks: { ...dev.forks, bastion: 10n } };
+    expect(evmRuleSetAt(bastionAt10.forks, 9n)).toBe('spiral');
+    expect(evmRuleSetAt(bastionAt10.forks, 10n)).toBe('bastion');
+    expect(nextEvmRuleSetChange(bastionAt10.forks, 0n)).toBe(10n);
+    const before = evmRulesAt(bastionAt10, 9n);
+    const after = evmRulesAt(bastionAt10, 10n);
+    expect(after.hardfork()).toBe('shanghai');
+    // PUSH1 1 PUSH1 0 TSTORE PUSH1 0 TLOAD | PUSH1 1 PUSH1 0 PUSH1 0 MCOPY | PUSH1 1 CLZ; STOP
+    for (const code of ['0x600160005d60005c00', '0x6001600060005e00', '0x60011e00']) {
+      expect((await run(before, code)).exceptionError?.error).toBe('invalid opcode');
+      expect((await run(after, code)).exceptionError).toBeUndefined();
+    }
+    for (const eip of [1153, 5656, 6780, 2537, 7823, 7883, 7939, 7951]) {
+      expect(before.isActivatedEIP(eip)).toBe(false);
+      expect(after.isActivatedEIP(eip)).toBe(true);
+    }
+    for (const eip of [1559, 4844, 4788, 7702, 4895, 4399]) expect(after.isActivatedEIP(eip)).toBe(false);
+    // Transactions: legacy and access-list only, as before.
+    const tx = txRulesAt(bastionAt10, 10n);
+    expect(tx.isActivatedEIP(2930)).toBe(true);
+    expect(tx.isActivatedEIP(1559)).toBe(false);
+    for (const eip of [4844, 7702]) expect(tx.isActivatedEIP(eip)).toBe(false);
+    const feeMarket = { maxFeePerGas: 10n, maxPriorityFeePerGas: 1n, gasLimit: 21_000n };
+    expect(() => createFeeMarket1559Tx(feeMarket, { common: tx })).toThrow(/EIP-1559 not enabled/);
+    const header = createBlockHeader({ number: 10n, difficulty: 2n, gasLimit: 30_000_000n }, { common: after });
     expect(header.raw()).toHaveLength(15);
   });
 });
