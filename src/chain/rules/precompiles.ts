@@ -16,11 +16,8 @@ const at = (n: number): `0x${string}` => `0x${n.toString(16).padStart(40, '0')}`
 const added = (entries: ReadonlyArray<readonly [number, string]>): readonly Precompile[] =>
   entries.map(([address, name]) => ({ name, address: at(address) }));
 
-/**
- * `bastion` (ECIP-1130's EIP-2537 BLS12-381 and EIP-7951 secp256r1) is listed ahead of its rule set, so the branch
- * that adds it to EVM_RULE_SETS needs no edit here; `| 'bastion'` can go once it is there.
- */
-export const PRECOMPILES_ADDED: { readonly [K in EvmRuleSetName | 'bastion']: readonly Precompile[] } = {
+/** What each rule set adds (bastion: ECIP-1130's EIP-2537 BLS12-381 and EIP-7951 secp256r1). */
+export const PRECOMPILES_ADDED: { readonly [K in EvmRuleSetName]: readonly Precompile[] } = {
   frontier: added([
     [0x01, 'ECREC'],
     [0x02, 'SHA256'],
