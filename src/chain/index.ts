@@ -15,7 +15,19 @@ export { DEFAULT_CACHE_LIMITS, type CacheLimits } from './base/cache-limits.js';
 export { DatabaseLockedError } from './db/chain-db.js';
 export { chainDbTableStats, type TablePart, type TableStats } from './db/table-stats.js';
 export { NETWORK_NAMES, devWithCheckpointing, getNetwork, type NetworkDefinition } from './networks/index.js';
-export type { NetworkName } from './networks/types.js';
+export type { NetworkName, EtcForkName, EtcForkSchedule } from './networks/types.js';
+export {
+  ETC_FORK_NAMES,
+  ForkOverrideError,
+  forkNameOf,
+  forksAhead,
+  movedForksPassed,
+  parseForkBlock,
+  withForkOverrides,
+  type ForkAhead,
+  type ForkOverrides,
+  type MovedFork,
+} from './networks/overrides.js';
 export { DEV_ACCOUNTS, DEV_MNEMONIC } from './networks/devAccounts.js';
 export {
   ForkUpstreamError,
