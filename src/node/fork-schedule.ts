@@ -44,16 +44,22 @@ function writeBuiltSchedule(datadir: string, forks: EtcForkSchedule): void {
 
 const blockText = (b: bigint | null) => (b === null ? 'never' : `block ${b}`);
 
-function refusal(moved: readonly MovedFork[], head: bigint): string {
+function refusal(moved: readonly MovedFork[], head: bigint, builtIn: EtcForkSchedule): string {
   const what = moved
     .map(({ fork, was, now }) => {
       const first = was === null ? now! : now === null ? was : was < now ? was : now;
       return `${fork} moves from ${blockText(was)} to ${blockText(now)}, but the chain's head is ${head}: blocks ${first}..${head} were executed under the old schedule and would have to be re-executed`;
     })
     .join('; ');
+  // What gives back the schedule the datadir was built with: each moved fork's old override, or none.
+  const restore = moved
+    .map(({ fork, was }) =>
+      was === builtIn[fork] ? `without --override.${fork}` : `with --override.${fork} ${was ?? 'never'} as before`,
+    )
+    .join(', ');
   return (
-    `the datadir's chain passed a fork the schedule moves (${what}). Start without the override (the datadir keeps the schedule it was built with), ` +
-    'or with a fresh --datadir to re-execute the chain from genesis under the new schedule (sync again, or import history)'
+    `the datadir's chain passed a fork the schedule moves (${what}). To keep this chain, start ${restore} (the schedule it was built with, kept in ${FILE}); ` +
+    'to follow the new schedule, start with a fresh --datadir and sync or import the chain again, so that it is re-executed under it'
   );
 }
 
@@ -64,7 +70,7 @@ function refusal(moved: readonly MovedFork[], head: bigint): string {
 export function checkDatadirSchedule(datadir: string, builtIn: EtcForkSchedule, def: NetworkDefinition, head: bigint) {
   const built = (readBuiltSchedule(datadir) ?? builtIn) as EtcForkSchedule;
   const moved = head === 0n ? [] : movedForksPassed(built, def.forks, head);
-  if (moved.length > 0) throw new ForkScheduleMismatchError(refusal(moved, head));
+  if (moved.length > 0) throw new ForkScheduleMismatchError(refusal(moved, head, builtIn));
   writeBuiltSchedule(datadir, def.forks);
 }
 
