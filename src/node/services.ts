@@ -56,7 +56,6 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       await engine.close();
       throw err;
     }
-    logForksAhead(log, engine.definition, opened, config.forkOverrides);
   }
   // The database lock is ours now: say so in the datadir, for a second node that finds it locked.
   writePidFile(config.datadir);
@@ -86,6 +85,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
     head: head.header.number.toString(),
     hash: `0x${Buffer.from(head.hash()).toString('hex')}`,
   });
+  // The schedule this node will follow from here, under the line that names the chain.
+  if (config.fork === undefined) logForksAhead(log, engine.definition, head.header.number, config.forkOverrides);
   let peers: PeerService | undefined;
   const startPeers = async (): Promise<void> => {
     if (peers !== undefined) return;
