@@ -195,7 +195,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
 }
 
 /** The network as this release defines it, before `override.<fork>`. */
-function builtInNetworkOf(config: NodeConfig): NetworkDefinition {
+export function builtInNetworkOf(config: NodeConfig): NetworkDefinition {
   return config.checkpointing ? devWithCheckpointing : getNetwork(config.network);
 }
 
