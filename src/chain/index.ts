@@ -18,7 +18,19 @@ export { NETWORK_NAMES, devWithCheckpointing, getNetwork, type NetworkDefinition
 export { crc32, crc32Portable, forkBlocksOf, ForkIdTable, type ForkId } from './rules/fork-id.js';
 export { forkConfigsOf, type ForkConfig, type ForkConfigs } from './rules/fork-config.js';
 export { PRECOMPILES_ADDED, precompilesOf, type Precompile } from './rules/precompiles.js';
-export type { NetworkName } from './networks/types.js';
+export type { NetworkName, EtcForkName, EtcForkSchedule } from './networks/types.js';
+export {
+  ETC_FORK_NAMES,
+  ForkOverrideError,
+  forkNameOf,
+  forksAhead,
+  movedForksPassed,
+  parseForkBlock,
+  withForkOverrides,
+  type ForkAhead,
+  type ForkOverrides,
+  type MovedFork,
+} from './networks/overrides.js';
 export { DEV_ACCOUNTS, DEV_MNEMONIC } from './networks/devAccounts.js';
 export {
   ForkUpstreamError,

@@ -15,7 +15,7 @@ import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand 
 import { type DbCommandResult, runDbStats } from '../node/db-stats-command.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { misspeltEnvironment } from '../node/settings/read.js';
-import { DEV_ACCOUNTS } from '../chain/index.js';
+import { DEV_ACCOUNTS, forkNameOf } from '../chain/index.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { ensureDatadir } from '../node/datadir.js';
 import { rpcExposure } from '../node/exposure.js';
@@ -67,7 +67,10 @@ export async function runCli(
       allowPositionals: true,
     }));
   } catch (err) {
-    return fail(`${(err as Error).message}\nRun svc-node --help for the options.`, 2);
+    return fail(
+      `${unknownOverrideMessage(err as Error) ?? (err as Error).message}\nRun svc-node --help for the options.`,
+      2,
+    );
   }
   const [command, ...commandArgs] = positionals;
   if (command !== undefined && command !== 'db' && !HISTORY_COMMANDS.includes(command as HistoryCommand))
@@ -205,4 +208,16 @@ export async function runCli(
       log.info('stopped');
     },
   };
+}
+
+/** `--override.<fork>` with a fork no schedule has: the fork it most likely meant, instead of parseArgs' puzzle. */
+function unknownOverrideMessage(err: Error): string | undefined {
+  const fork = /Unknown option '--override\.([^'=]+)'/.exec(err.message)?.[1];
+  if (fork === undefined) return undefined;
+  try {
+    forkNameOf(fork);
+  } catch (unknown) {
+    return `--override.${fork}: ${(unknown as Error).message}`;
+  }
+  return undefined;
 }

@@ -51,6 +51,7 @@ const placeholder: Record<string, string> = {
   list: '<list>',
   origins: '<origins>',
   string: '<value>',
+  block: '<block|never>',
 };
 
 function flagOf(s: KeyedSetting): string {

@@ -4,7 +4,8 @@
  */
 import { isIP, isIPv4 } from 'node:net';
 import { findMethod, namespaces, type Namespace } from '../generated/registry.js';
-import type { NetworkName, SealMode, CacheLimits, StateRetentionOptions } from '../chain/index.js';
+import type { NetworkName, SealMode, CacheLimits, StateRetentionOptions, ForkOverrides } from '../chain/index.js';
+import { forkOverridesOf } from './settings/override.js';
 import { TREE_URL } from '../p2p/discovery/tree-url.js';
 import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
@@ -112,6 +113,7 @@ export interface ForkConfig extends ForkRequestLimits {
 
 export interface NodeConfig {
   readonly network: NetworkName;
+  readonly forkOverrides: ForkOverrides; // override.<fork>: moved (null: unscheduled), order checked
   /** Set in fork mode (dev only). */
   readonly fork?: ForkConfig;
   /** The upstream request limits, also for a fork anvil_reset starts on a node started without one. */
@@ -307,6 +309,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     throw new ConfigError('fork mode (--fork-url) keeps every state: leave out --gcmode full (it runs as an archive)');
   return {
     network,
+    forkOverrides: forkOverridesOf(get, network, checkpointing),
     ...(fork !== undefined ? { fork } : {}),
     forkRequests: forkRequestsOf(get),
     caches,

@@ -7,7 +7,8 @@ import { bytesToHex } from '@ethereumjs/util';
 import { exportHistory, importHistory, DatabaseLockedError, ChainEngine } from '../chain/index.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
-import { engineOptionsOf } from './services.js';
+import { checkDatadirSchedule } from './fork-schedule.js';
+import { builtInNetworkOf, engineOptionsOf } from './services.js';
 
 export type HistoryCommand = 'import' | 'export';
 export const HISTORY_COMMANDS: readonly HistoryCommand[] = ['import', 'export'];
@@ -40,6 +41,19 @@ export async function runHistoryCommand(
   } catch (err) {
     const message = err instanceof DatabaseLockedError ? lockedDatadirMessage(config.datadir) : messageOf(err);
     return { exitCode: 1, error: `cannot open the chain: ${message}` };
+  }
+  // An import runs blocks under the schedule given now: the same refusal as a start, where a moved fork was passed.
+  try {
+    if (command === 'import')
+      checkDatadirSchedule(
+        config.datadir,
+        builtInNetworkOf(config).forks,
+        engine.definition,
+        engine.chain.getHead().header.number,
+      );
+  } catch (err) {
+    await engine.close();
+    return { exitCode: 1, error: `cannot open the chain: ${messageOf(err)}` };
   }
   writePidFile(config.datadir);
   try {

@@ -15,7 +15,10 @@ import {
   DEV_ACCOUNTS,
   DatabaseLockedError,
   type NetworkName,
+  type NetworkDefinition,
+  withForkOverrides,
 } from '../chain/index.js';
+import { checkDatadirSchedule, logForksAhead } from './fork-schedule.js';
 import { logChainActivity } from './chain-activity-log.js';
 import { logPoolDrops } from './pool-drop-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
@@ -44,6 +47,16 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const engine = await ChainEngine.open({ ...engineOptionsOf(node), ...fork }).catch((err: unknown) => {
     throw err instanceof DatabaseLockedError ? new Error(lockedDatadirMessage(config.datadir), { cause: err }) : err;
   });
+  // Before anything runs on the chain: a moved fork it already passed would leave blocks executed under other rules.
+  const opened = engine.chain.getHead().header.number;
+  if (config.fork === undefined) {
+    try {
+      checkDatadirSchedule(config.datadir, builtInNetworkOf(config).forks, engine.definition, opened);
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
+  }
   // The database lock is ours now: say so in the datadir, for a second node that finds it locked.
   writePidFile(config.datadir);
   engine.miner.on('failure', (err: Error) => log.warn('mining failed', { error: err.message }));
@@ -72,6 +85,8 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
     head: head.header.number.toString(),
     hash: `0x${Buffer.from(head.hash()).toString('hex')}`,
   });
+  // The schedule this node will follow from here, under the line that names the chain.
+  if (config.fork === undefined) logForksAhead(log, engine.definition, head.header.number, config.forkOverrides);
   let peers: PeerService | undefined;
   const startPeers = async (): Promise<void> => {
     if (peers !== undefined) return;
@@ -148,7 +163,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
   const { config, log } = node;
   return {
     dataDir: config.datadir,
-    network: config.checkpointing ? devWithCheckpointing : config.network,
+    network: withForkOverrides(builtInNetworkOf(config), config.forkOverrides),
     seal: config.mining.seal,
     pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
     caches: config.caches,
@@ -173,8 +188,15 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     },
     ...(config.mining.ethashCacheDir !== undefined ? { powCacheDir: config.mining.ethashCacheDir } : {}),
     // Test chains run at whatever time their blocks say: no "from the future" check in test mode.
-    ...(config.testmode ? { rules: etcEngineRules(getNetwork(config.network)) } : {}),
+    ...(config.testmode
+      ? { rules: etcEngineRules(withForkOverrides(getNetwork(config.network), config.forkOverrides)) }
+      : {}),
   };
+}
+
+/** The network as this release defines it, before `override.<fork>`. */
+export function builtInNetworkOf(config: NodeConfig): NetworkDefinition {
+  return config.checkpointing ? devWithCheckpointing : getNetwork(config.network);
 }
 
 /** Fork mode: the upstream client, and the upstream's network (its chain id and rules) instead of dev's. */

@@ -14,6 +14,7 @@ import type { NewBlockMsg, PooledTxAnnouncement, RawTx } from './eth/messages.js
 import { EthServer } from './eth/serve.js';
 import type { EthSession, LocalStatus, SessionHost } from './eth/session.js';
 import { ForkIdTable, forkBlocksOf } from './fork-id.js';
+import { dropDivergedPeers } from './fork-watch.js';
 import { loadOrCreateNodeKey, nodeIdOf } from './node-key.js';
 import { Discovery } from './discovery/discovery.js';
 import type { P2pEngine } from './chain-port.js';
@@ -142,7 +143,9 @@ export class P2pService implements PeerService, SessionHost {
     await this.#manager.start();
     const chain = this.#engine.chain;
     const onHead = (block: Block) => {
+      // The block first: a peer dropped for its fork id then learns the head that parts us, and says so itself.
       if (!this.#sync.active) this.announceBlock(block);
+      dropDivergedPeers(this.#manager.sessions(), this.#local.forkIds, block.header.number, this.#opts.log);
     };
     chain.on('newHead', onHead);
     this.#detach.push(() => chain.off('newHead', onHead));

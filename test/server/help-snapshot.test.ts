@@ -24,6 +24,7 @@ describe('svc-node --help', () => {
       'Examples:',
       'Options:',
       'Chain, data and logs:',
+      'Fork schedule:',
       'RPC server:',
       'Peer-to-peer:',
       'Mining:',

@@ -14,6 +14,7 @@ export {
 } from './dev.js';
 export { mordor } from './mordor.js';
 export { etc } from './etc.js';
+export * from './overrides.js';
 export {
   DEV_ACCOUNTS,
   DEV_ACCOUNT_BALANCE,

@@ -6,7 +6,7 @@
  * runs them on: `londonBlock` would tell a reader that EIP-1559 is on, which ETC never adopted.
  * Difficulties are hex quantities: ETC's total difficulty is past what a JSON number holds exactly in JavaScript.
  */
-import { keccak256, getNetwork } from '../../chain/index.js';
+import { forksAhead, keccak256 } from '../../chain/index.js';
 import type {
   AdminDatadirParams,
   AdminDatadirResult,
@@ -29,7 +29,9 @@ export function admin_nodeInfo(_params: AdminNodeInfoParams, ctx: HandlerContext
   const head = engine.chain.getHead();
   const udpPort = peers.search().udpPort;
   const enr = peers.admin?.enr ?? null;
-  const { forks } = getNetwork(ctx.node.network.name);
+  // The engine's definition, not the named network's: it carries the operator's --override.<fork> blocks.
+  const { definition } = engine;
+  const { forks } = definition;
   const config: Record<string, number> = { chainId: Number(engine.chain.network.chainId) };
   for (const [name, block] of Object.entries(forks)) if (block !== null) config[`${name}Block`] = Number(block);
   return {
@@ -47,6 +49,11 @@ export function admin_nodeInfo(_params: AdminNodeInfoParams, ctx: HandlerContext
         genesis: hexFromBytes(engine.chain.getGenesis().hash()),
         head: hexFromBytes(head.hash()),
         config,
+        forks: forksAhead(definition, head.header.number, ctx.node.config.forkOverrides).map((f) => ({
+          name: f.fork,
+          block: Number(f.block),
+          override: f.overridden,
+        })),
       },
     },
   };

@@ -26,6 +26,8 @@ export function rangeText(setting: Setting): string {
   return min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`;
 }
 
+const BLOCK = 'a block number (0 or more) or "never"';
+
 export function coerce(key: string, setting: Setting, { value, source }: Raw): Value {
   const fail = (expected: string): never => {
     throw new ConfigError(`${key} (${source}) must be ${expected}, got ${JSON.stringify(value)}`);
@@ -51,6 +53,12 @@ export function coerce(key: string, setting: Setting, { value, source }: Raw): V
     case 'int': {
       const n = typeof value === 'string' && /^-?\d+$/.test(value.trim()) ? Number(value) : value;
       return typeof n === 'number' && Number.isSafeInteger(n) && inBounds(setting, n) ? n : fail(withHint(setting));
+    }
+    case 'block': {
+      if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : fail(BLOCK);
+      const t = typeof value === 'string' ? value.trim().replaceAll('_', '') : '';
+      if (t === 'never' || t === 'none') return 'never';
+      return /^\d+$/.test(t) ? BigInt(t).toString() : fail(BLOCK);
     }
     case 'duration': {
       // A bare number from the environment or a flag is milliseconds, as it is in the config file.

@@ -32,6 +32,8 @@ function configFromTables(network: NetworkName): NodeConfig {
   const d = (key: SettingKey) => defaultOf(settingOf(key), ctx) as never;
   return {
     network,
+    // No fork is moved unless asked: every override.<fork> defaults to the network's block.
+    forkOverrides: {},
     caches: {
       trieNodes: d('cache.trie-nodes'),
       trieDecodedNodes: d('cache.trie-decoded-nodes'),

@@ -10,6 +10,7 @@ import { chainSettings } from './chain.js';
 import { execSettings } from './exec.js';
 import { forkSettings } from './fork.js';
 import { healthSettings } from './health.js';
+import { overrideSettings } from './override.js';
 import { miningSettings } from './mining.js';
 import { p2pSettings } from './p2p.js';
 import { keystoreSettings, txpoolSettings } from './pool-and-keys.js';
@@ -21,6 +22,7 @@ const tables = {
   ...chainSettings,
   ...stateSettings,
   ...forkSettings,
+  ...overrideSettings,
   ...rpcSettings,
   ...authSettings,
   ...p2pSettings,
@@ -40,6 +42,7 @@ export type SettingKey = keyof typeof tables;
  */
 const groupTables: ReadonlyArray<readonly [string, object]> = [
   ['Chain, data and logs', { ...chainSettings, ...stateSettings, ...forkSettings }],
+  ['Fork schedule', overrideSettings],
   ['RPC server', rpcSettings],
   ['RPC authentication', authSettings],
   ['Peer-to-peer', p2pSettings],

@@ -30,6 +30,8 @@ export interface ValueOfKind {
   list: readonly string[];
   origins: '*' | readonly string[];
   enum: string;
+  /** A block number in decimal, or `never`. */
+  block: string;
 }
 
 export type SettingKind = keyof ValueOfKind;
@@ -79,6 +81,8 @@ export const bool = of('bool');
 export const duration = of('duration');
 export const list = of('list');
 export const origins = of('origins');
+/** A block number, or `never`/`none` (a fork schedule entry). */
+export const block = of('block');
 
 /** A TCP/UDP port: 0 asks the system for any free one. */
 export const port = <D extends DefaultOf<number>>(spec: SettingSpec<D>) => int({ min: 0, max: 65535, ...spec });
