@@ -1,9 +1,9 @@
 /**
- * Two Ethash dev nodes on different fork schedules (issue 42): `moved` runs Spiral from block 20
- * (`--override.spiral 20`), `plain` from block 0 as dev defines it. Empty blocks are valid under both rule sets, so
+ * Two Ethash dev nodes on different fork schedules (issue 42): `moved` runs Bastion from block 20
+ * (`--override.bastion 20`), `plain` never, as dev defines it. Empty blocks are valid under both rule sets, so
  * only the fork ids (EIP-2124) tell them apart: `moved` announces next = 20, which `plain` accepts while its head is
  * below 20. They peer, agree on blocks 0..19, and once each passes 20 each drops the other and says why. Then the
- * datadir `moved` built is refused without the override: its blocks from 0 on ran without Spiral.
+ * datadir `moved` built is refused without the override: its blocks from 20 on ran under Bastion.
  */
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,7 +52,7 @@ const movedReason = (): string | undefined => {
 
 beforeAll(async () => {
   plain = await start(['--datadir', datadir([])]);
-  moved = await start(['--datadir', datadir([plain.enode!]), '--override.spiral', String(FORK_BLOCK)]);
+  moved = await start(['--datadir', datadir([plain.enode!]), '--override.bastion', String(FORK_BLOCK)]);
 }, 120_000);
 
 afterAll(async () => {
@@ -60,16 +60,16 @@ afterAll(async () => {
   for (const dir of datadirs) rmSync(dir, { recursive: true, force: true });
 });
 
-describe('two nodes, Spiral moved to block 20 on one', () => {
+describe('two nodes, Bastion at block 20 on one', () => {
   it('prints the moved fork at start and in admin_nodeInfo', async () => {
-    expect(moved.logs.some((l) => l.msg === `fork ahead: spiral at block ${FORK_BLOCK} (override)`)).toBe(true);
+    expect(moved.logs.some((l) => l.msg === `fork ahead: bastion at block ${FORK_BLOCK} (override)`)).toBe(true);
     expect(plain.logs.some((l) => l.msg === 'fork schedule: no fork ahead')).toBe(true);
     const info = await call<{ protocols: { eth: { config: Record<string, number>; forks: unknown[] } } }>(
       moved.url,
       'admin_nodeInfo',
     );
-    expect(info.protocols.eth.config.spiralBlock).toBe(FORK_BLOCK);
-    expect(info.protocols.eth.forks).toEqual([{ name: 'spiral', block: FORK_BLOCK, override: true }]);
+    expect(info.protocols.eth.config.bastionBlock).toBe(FORK_BLOCK);
+    expect(info.protocols.eth.forks).toEqual([{ name: 'bastion', block: FORK_BLOCK, override: true }]);
   });
 
   it('peers, agrees to block 19, and each drops the other once past block 20, saying why', async () => {
@@ -134,7 +134,7 @@ describe('two nodes, Spiral moved to block 20 on one', () => {
       cache,
     ]);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(/spiral moves from block 20 to block 0, but the chain's head is \d+: blocks 0\.\.\d+/);
-    expect(run.stderr).toMatch(/start with --override.spiral 20 as before/);
+    expect(run.stderr).toMatch(/bastion moves from block 20 to never, but the chain's head is \d+: blocks 20\.\.\d+/);
+    expect(run.stderr).toMatch(/start with --override.bastion 20 as before/);
   }, 90_000);
 });
