@@ -21,7 +21,7 @@ import { Era1File } from '../src/chain/archive/era1.js';
 import { keccak256 } from '../src/chain/base/crypto.js';
 import { datasetSize } from '../src/chain/pow/epoch.js';
 import { Ethash, sealHash } from '../src/chain/pow/ethash.js';
-import { checkSeal } from '../src/chain/pow/seal.js';
+import { checkSeals } from '../src/chain/pow/seal.js';
 import { createBlockHeaderFromBytesArray } from '@ethereumjs/block';
 import { getNetwork } from '../src/chain/networks/index.js';
 import { evmRulesAt } from '../src/chain/rules/evmRules.js';
@@ -35,23 +35,25 @@ async function sealCostMs(): Promise<number> {
   const cache = await pow.cacheFor(1);
   const era = await Era1File.open(ERA1);
   const common = evmRulesAt(getNetwork('etc'), 1n);
-  const headers = [];
+  const headers: ReturnType<typeof createBlockHeaderFromBytesArray>[] = [];
   for await (const b of era.blocks(1n)) {
     headers.push(createBlockHeaderFromBytesArray(RLP.decode(b.header) as Uint8Array[], { common }));
     if (headers.length >= 300) break;
   }
   await era.close();
   const size = datasetSize(0);
+  const seals = headers.map((h) => ({
+    powHash: sealHash(h),
+    nonce: h.nonce,
+    mixDigest: h.mixHash,
+    difficulty: h.difficulty,
+  }));
+  // As import checks them: in batches (the WebAssembly path hashes 8 at a time); the first pass touches the cache.
+  checkSeals(cache, size, seals.slice(0, 16));
   const started = process.cpuUsage();
-  for (const h of headers) {
-    const ok = checkSeal(cache, size, {
-      powHash: sealHash(h),
-      nonce: h.nonce,
-      mixDigest: h.mixHash,
-      difficulty: h.difficulty,
-    });
-    if (!ok.valid) throw new Error(`seal of block ${h.number} invalid`);
-  }
+  checkSeals(cache, size, seals).forEach((ok, i) => {
+    if (!ok.valid) throw new Error(`seal of block ${headers[i]!.number} invalid`);
+  });
   const used = process.cpuUsage(started);
   await pow.close();
   return (used.user + used.system) / 1000 / headers.length;
@@ -145,7 +147,7 @@ async function lastBlock(): Promise<{ number: string; hash: string }> {
 }
 
 const seal = await sealCostMs();
-process.stdout.write(`one seal (light verification): ${seal.toFixed(2)} ms CPU\n`);
+process.stdout.write(`one seal (light verification, batched): ${seal.toFixed(2)} ms CPU\n`);
 const expected = await lastBlock();
 const load = () =>
   loadavg()
@@ -175,7 +177,7 @@ const report = [
   'Command: `npx tsx bench/import-history.ts` (runs `node bin/svc-node.js --network etc --datadir <fresh> import',
   `${ERA1.replace(/^.*\//, '<realchain>/')}\`; every seal checked: 8,191 headers and 1,410 uncles).`,
   '',
-  `One seal (Ethash light verification, epoch 0, this thread): **${seal.toFixed(2)} ms CPU**; epoch 0 has 8,191`,
+  `One seal (Ethash light verification, epoch 0, checked in a batch as import does, this thread): **${seal.toFixed(2)} ms CPU**; epoch 0 has 8,191`,
   `blocks + 1,410 uncles = 9,601 seals, so the seals alone cost ${sealCpu.toFixed(1)} s of CPU: on 2 cores at best`,
   `${(8191 / (sealCpu / 2)).toFixed(0)} blocks/s from the seals alone.`,
   '',
