@@ -70,12 +70,13 @@ function etcCustomHardforks(minimumDifficulty: bigint): HardforksDict {
 }
 
 /**
- * The client files for a network whose ETC forks all activate at block 0 (svc-node's dev chain).
+ * The client files for a network whose scheduled ETC forks all activate at block 0 (svc-node's dev chain).
  * Throws for anything the mapping cannot express: a later fork, a bomb pause, or genesis fields
  * Common's genesis config has no slot for (coinbase, mixHash, parentHash must be zero).
  */
 export async function ethereumjsChainFiles(network: NetworkDefinition = dev): Promise<EthereumjsChainFiles> {
-  const laterForks = Object.entries(network.forks).filter(([, block]) => block !== 0n);
+  // An unscheduled fork (null: Bastion on dev) never activates, so it changes nothing the client must know.
+  const laterForks = Object.entries(network.forks).filter(([, block]) => block !== 0n && block !== null);
   if (laterForks.length > 0) {
     throw new Error(
       `${network.name}: only all-forks-at-0 chains map onto one Common; not at 0: ${laterForks.map(([name]) => name).join(', ')}`,
