@@ -21,6 +21,7 @@ export { PRECOMPILES_ADDED, precompilesOf, type Precompile } from './rules/preco
 export type { NetworkName, EtcForkName, EtcForkSchedule } from './networks/types.js';
 export {
   ETC_FORK_NAMES,
+  editDistance,
   ForkOverrideError,
   forkNameOf,
   forksAhead,

@@ -90,7 +90,8 @@ function checkForkOrder(forks: Record<EtcForkName, bigint | null>, overrides: Fo
   }
 }
 
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance: the did-you-mean of fork names here and of setting names in src/node/settings. */
+export function editDistance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const row = [i];

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { editDistance } from '../../chain/index.js';
 import { ConfigError } from '../config-error.js';
 import { coerce, type Raw } from './coerce.js';
 import { isSettingKey, settingOf, settings, type SettingKey, type SettingValue } from './index.js';
@@ -170,16 +171,4 @@ function nearestKey(key: string): string | undefined {
     if (distance <= 3 && (best === undefined || distance < best.distance)) best = { key: known, distance };
   }
   return best?.key;
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(previous[j]! + 1, row[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = row;
-  }
-  return previous[b.length]!;
 }
