@@ -138,9 +138,7 @@ export async function runBastionCase(rpc: RpcClient, c: CancunBlockchainCase): P
   const head = await rpc.call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
   await checkPostState(rpc, quantity(head.number), c.postState!, ignored);
   return [...ignored].map((a) =>
-    a === BEACON_ROOTS
-      ? `beacon roots ${a} (EIP-4788 system call)`
-      : `coinbase ${a} (fee market, block reward)`,
+    a === BEACON_ROOTS ? `beacon roots ${a} (EIP-4788 system call)` : `coinbase ${a} (fee market, block reward)`,
   );
 }
 

@@ -6,12 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { isSupportedForkName } from '../src/chain/testing/fork-schedule.js';
-import {
-  BASTION_NETWORKS,
-  bastionSkipReason,
-  type CancunBlockchainCase,
-  runBastionCase,
-} from './bastion-chain.js';
+import { BASTION_NETWORKS, bastionSkipReason, type CancunBlockchainCase, runBastionCase } from './bastion-chain.js';
 import {
   isPrecompileVectors,
   type PrecompileVector,
@@ -153,7 +148,12 @@ async function runPrecompileFile(
   const precompile = precompileOf(file);
   if (precompile === undefined) {
     for (const v of chosen)
-      report({ id: `${shortFile}::${v.Name}`, folder, status: 'skipped', reason: 'no precompile known for this file name' });
+      report({
+        id: `${shortFile}::${v.Name}`,
+        folder,
+        status: 'skipped',
+        reason: 'no precompile known for this file name',
+      });
     return;
   }
   await setPrecompileChain(rpc);

@@ -23,8 +23,7 @@ const run = (paths: string[], filter?: string): Promise<RunSummary> =>
 
 const failures = (s: RunSummary) => s.outcomes.filter((o) => o.status === 'failed').map((o) => `${o.id}: ${o.reason}`);
 const passedOn = (s: RunSummary, network: string) =>
-  s.outcomes.filter((o) => o.status === 'passed' && new RegExp(`[_-]${network}[-_\\]]|_${network}$`).test(o.id))
-    .length;
+  s.outcomes.filter((o) => o.status === 'passed' && new RegExp(`[_-]${network}[-_\\]]|_${network}$`).test(o.id)).length;
 
 /** Runs `cases` (name → case) written to a temporary file. */
 async function runCases(cases: Record<string, unknown> | unknown[], name = 'derived.json'): Promise<RunSummary> {
