@@ -63,6 +63,9 @@ export interface CancunBlockchainCase {
 
 interface RpcBlock {
   readonly number: string;
+  readonly timestamp: string;
+  readonly gasLimit: string;
+  readonly miner: string;
   readonly transactions: readonly string[];
 }
 
@@ -129,7 +132,11 @@ export async function runBastionCase(rpc: RpcClient, c: CancunBlockchainCase): P
     await rpc.call('test_modifyTimestamp', [Number(quantity(header.timestamp!))]);
     await rpc.call('test_mineBlocks', [1]);
     const mined = await rpc.call<RpcBlock>('eth_getBlockByNumber', ['latest', false]);
+    // What the EVM reads of the block (NUMBER, TIMESTAMP, GASLIMIT, COINBASE) as the vector's block had it.
     expectEqual(`${which} number`, quantity(mined.number), quantity(header.number!));
+    expectEqual(`${which} timestamp`, quantity(mined.timestamp), quantity(header.timestamp!));
+    expectEqual(`${which} gas limit`, quantity(mined.gasLimit), quantity(header.gasLimit!));
+    expectEqual(`${which} coinbase`, mined.miner, header.coinbase, (a, b) => sameBytes(a as string, b as string));
     // Same transactions, in the vector's order (the pool may not reorder what the vector ran in sequence).
     expectEqual(`${which} transactions`, mined.transactions.join(','), hashes.join(','), (a, b) =>
       sameBytes(a as string, b as string),
