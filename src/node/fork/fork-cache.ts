@@ -65,6 +65,9 @@ export class ForkCache {
       if (!(await writeAtomically(dir, META, `${JSON.stringify(meta)}\n`))) return undefined;
     }
     this.open.add(dir);
+    // Counted before this process writes, so its own entries are counted once, as they are added.
+    this.used ??= sizeOf(this.config.dir);
+    await this.used;
     return new ForkCacheDir(dir, this);
   }
 
