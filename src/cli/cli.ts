@@ -11,6 +11,7 @@ import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { runDbPrune } from '../node/db-prune-command.js';
+import { forkCacheUsage, runForkCacheCommand } from '../node/fork-cache-command.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { type DbCommandResult, runDbStats } from '../node/db-stats-command.js';
 import { ConfigError, loadConfig } from '../node/config.js';
@@ -73,9 +74,10 @@ export async function runCli(
     );
   }
   const [command, ...commandArgs] = positionals;
-  if (command !== undefined && command !== 'db' && !HISTORY_COMMANDS.includes(command as HistoryCommand))
+  const ownCommands = ['db', 'fork-cache'];
+  if (command !== undefined && !ownCommands.includes(command) && !HISTORY_COMMANDS.includes(command as HistoryCommand))
     return fail(
-      `unknown command "${command}" (commands: ${[...HISTORY_COMMANDS, 'db'].join(', ')})\n${historyUsage}\n${dbUsage}`,
+      `unknown command "${command}" (commands: ${[...HISTORY_COMMANDS, ...ownCommands].join(', ')})\n${historyUsage}\n${dbUsage}\n${forkCacheUsage}`,
       2,
     );
   const dbCommand = command === 'db' ? DB_COMMANDS[commandArgs[0] ?? ''] : undefined;
@@ -93,6 +95,10 @@ export async function runCli(
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
+    if (command === 'fork-cache') {
+      const result = await runForkCacheCommand(config.forkRequests.cache, commandArgs, io.stdout);
+      return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
+    }
     await checkListenHosts(config);
     ensureDatadir(config.datadir);
   } catch (err) {

@@ -96,6 +96,7 @@ export function helpText(all = false): string {
     '       svc-node [options] import <file>…         history from era1 files or RLP streams (.gz too)',
     '       svc-node [options] export <file> [a] [b]  blocks a..b as an RLP stream (.gz: gzipped)',
     "       svc-node [options] db stats [--json]      the datadir's size by table (offline)",
+    '       svc-node [options] fork-cache [clear]     the fork cache by chain id and block; empty it',
     '',
     'Examples:',
     ...examples.flatMap(([what, commands]) => [...wrap(what, 2), ...commands.map((c) => `    ${c}`)]),

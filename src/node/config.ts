@@ -10,10 +10,12 @@ import { TREE_URL } from '../p2p/discovery/tree-url.js';
 import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';
+import { type ForkConfig, type ForkRequestLimits, forkOf, forkRequestsOf } from './fork/fork-config.js';
 
 export { ConfigError } from './config-error.js';
 export type { ConfigSources } from './settings/read.js';
 export { defaultApis } from './settings/rpc.js';
+export type { ForkCacheConfig, ForkConfig, ForkRequestLimits } from './fork/fork-config.js';
 
 export interface CertificateConfig {
   readonly keystorePath: string;
@@ -92,23 +94,6 @@ export interface AuthConfig {
   readonly jwtSecretFile: string;
   /** One API key per line (`#` comments, blank lines ignored); absent = no API keys. */
   readonly apiKeysFile?: string;
-}
-
-/** How hard a fork may ask its upstream (fork.*): for `--fork-url` and for anvil_reset onto a fork alike. */
-export interface ForkRequestLimits {
-  readonly retries: number;
-  readonly requestsPerSecond: number;
-  readonly concurrency: number;
-  readonly timeoutMs: number;
-  /** The largest upstream answer read; a larger one is cut off as it streams in and fails its request. */
-  readonly maxResponseBytes: number;
-}
-
-/** Fork mode (`--fork-url`): where the state comes from and how hard the node may ask. */
-export interface ForkConfig extends ForkRequestLimits {
-  readonly url: string;
-  /** undefined = the upstream's head minus a few, read when the fork datadir is created. */
-  readonly block?: bigint;
 }
 
 export interface NodeConfig {
@@ -470,31 +455,4 @@ export function resolveApis(requested: readonly string[], testmode: boolean, net
     enabled.add('debug');
   }
   return namespaces.filter((ns) => enabled.has(ns));
-}
-
-function forkOf(get: ReturnType<typeof readSettings>['get'], network: NetworkName): ForkConfig | undefined {
-  const url = get('fork.url');
-  const block = get('fork.block');
-  if (url === undefined) {
-    if (block !== undefined) throw new ConfigError('fork.block (--fork-block) needs fork.url (--fork-url)');
-    return undefined;
-  }
-  if (network !== 'dev')
-    throw new ConfigError(`fork.url is for the dev network only: a fork is a local dev chain, not ${network} itself`);
-  if (!/^https?:\/\//.test(url)) throw new ConfigError(`fork.url must be an http(s) JSON-RPC URL, got "${url}"`);
-  return {
-    url,
-    ...(block !== undefined ? { block: BigInt(block) } : {}),
-    ...forkRequestsOf(get),
-  };
-}
-
-function forkRequestsOf(get: ReturnType<typeof readSettings>['get']): ForkRequestLimits {
-  return {
-    retries: get('fork.retries'),
-    requestsPerSecond: get('fork.requests-per-second'),
-    concurrency: get('fork.concurrency'),
-    timeoutMs: get('fork.timeout'),
-    maxResponseBytes: get('fork.max-response-bytes'),
-  };
 }

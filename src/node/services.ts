@@ -14,6 +14,7 @@ import {
   getNetwork,
   DEV_ACCOUNTS,
   DatabaseLockedError,
+  type ForkUpstream,
   type NetworkName,
   type NetworkDefinition,
   withForkOverrides,
@@ -23,7 +24,8 @@ import { logChainActivity } from './chain-activity-log.js';
 import { logPoolDrops } from './pool-drop-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { ForkConfig, NodeConfig } from './config.js';
-import { type UpstreamClient, upstreamClientFor } from './fork/upstream-client.js';
+import { upstreamClientFor } from './fork/upstream-client.js';
+import { cachedUpstreamOf } from './fork/cached-upstream.js';
 import { forkNetworkOf } from './fork/upstream-network.js';
 import type { SvcNode } from './node.js';
 import type { PeerService } from '../p2p/index.js';
@@ -203,9 +205,10 @@ export function builtInNetworkOf(config: NodeConfig): NetworkDefinition {
 async function forkOptionsOf(
   config: ForkConfig,
   datadir: string,
-): Promise<{ network: NetworkName; fork: UpstreamClient }> {
+): Promise<{ network: NetworkName; fork: ForkUpstream }> {
   const upstream = upstreamClientFor(config);
-  return { network: await forkNetworkOf(datadir, upstream), fork: upstream };
+  const record = await forkNetworkOf(datadir, upstream);
+  return { network: record.network, fork: cachedUpstreamOf(upstream, record, config.cache) };
 }
 
 function discoveryOptionsOf(p2p: NodeConfig['p2p']) {

@@ -53,6 +53,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       concurrency: d('fork.concurrency'),
       timeoutMs: d('fork.timeout'),
       maxResponseBytes: d('fork.max-response-bytes'),
+      cache: { dir: d('fork.cache-dir'), maxBytes: d('fork.cache-size') },
     },
     writeBehind: d('db.write-behind'),
     exec: {
