@@ -10,6 +10,8 @@ import { TREE_URL } from '../p2p/discovery/tree-url.js';
 import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';
+import { forkOf, forkRequestsOf } from './fork/fork-config.js';
+import { devConfigOf, type DevConfig } from './dev-config.js';
 
 export { ConfigError } from './config-error.js';
 export type { ConfigSources } from './settings/read.js';
@@ -118,6 +120,8 @@ export interface NodeConfig {
   readonly fork?: ForkConfig;
   /** The upstream request limits, also for a fork anvil_reset starts on a node started without one. */
   readonly forkRequests: ForkRequestLimits;
+  /** Anvil's dev flags (`dev.*`): the test accounts, interval mining, the state file, the pool's order. */
+  readonly dev: DevConfig;
   /** Bounds of the engine's in-memory caches and LevelDB's cache and write buffer (`cache.*`, `db.*`). */
   readonly caches: CacheLimits;
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
@@ -312,6 +316,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     forkOverrides: forkOverridesOf(get, network, checkpointing),
     ...(fork !== undefined ? { fork } : {}),
     forkRequests: forkRequestsOf(get),
+    dev: devConfigOf(get, network),
     caches,
     writeBehind: get('db.write-behind'),
     exec: {
@@ -470,31 +475,4 @@ export function resolveApis(requested: readonly string[], testmode: boolean, net
     enabled.add('debug');
   }
   return namespaces.filter((ns) => enabled.has(ns));
-}
-
-function forkOf(get: ReturnType<typeof readSettings>['get'], network: NetworkName): ForkConfig | undefined {
-  const url = get('fork.url');
-  const block = get('fork.block');
-  if (url === undefined) {
-    if (block !== undefined) throw new ConfigError('fork.block (--fork-block) needs fork.url (--fork-url)');
-    return undefined;
-  }
-  if (network !== 'dev')
-    throw new ConfigError(`fork.url is for the dev network only: a fork is a local dev chain, not ${network} itself`);
-  if (!/^https?:\/\//.test(url)) throw new ConfigError(`fork.url must be an http(s) JSON-RPC URL, got "${url}"`);
-  return {
-    url,
-    ...(block !== undefined ? { block: BigInt(block) } : {}),
-    ...forkRequestsOf(get),
-  };
-}
-
-function forkRequestsOf(get: ReturnType<typeof readSettings>['get']): ForkRequestLimits {
-  return {
-    retries: get('fork.retries'),
-    requestsPerSecond: get('fork.requests-per-second'),
-    concurrency: get('fork.concurrency'),
-    timeoutMs: get('fork.timeout'),
-    maxResponseBytes: get('fork.max-response-bytes'),
-  };
 }

@@ -42,6 +42,10 @@ export type DefaultOf<V> = V | undefined | ((ctx: DefaultContext) => V | undefin
 export interface SettingSpec<D> {
   /** Command-line flag without the leading `--`, when the setting has one. */
   readonly flag?: string;
+  /** Other names of the flag (another tool's, so its command lines work unchanged), without the leading `--`. */
+  readonly aliases?: readonly string[];
+  /** A duration given as a bare number counts seconds, not milliseconds (the tools whose flags it copies do so). */
+  readonly bareSeconds?: boolean;
   readonly description: string;
   readonly default: D;
   /**
