@@ -33,7 +33,7 @@ export const devSettings = {
     default: DEV_MNEMONIC,
     help: 'the well-known test mnemonic of Hardhat and Anvil',
     description:
-      "dev only: the BIP-39 mnemonic the test accounts come from (m/44'/60'/0'/0/i, as Anvil and Hardhat derive them). Another mnemonic, count or balance is another genesis: give it its own --datadir",
+      "dev only: the BIP-39 mnemonic the test accounts come from (m/44'/60'/0'/0/i, as Anvil and Hardhat derive them). Another mnemonic, count or balance is another genesis, kept in a datadir of its own",
   }),
   'dev.state': s.path({
     flag: 'state',

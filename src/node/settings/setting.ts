@@ -15,6 +15,11 @@ export interface DefaultContext {
   readonly seal: SealMode;
   readonly datadir: string;
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * The dev chain's test accounts as `dev.mnemonic`, `dev.accounts` and `dev.balance` name them, one line each:
+   * another set is another genesis, so another default datadir.
+   */
+  readonly devGenesis?: string;
   /** Whether the setting named `key` was given (config file, environment or flag), not left to its default. */
   readonly given?: (key: string) => boolean;
 }
