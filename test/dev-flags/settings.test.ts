@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flagsToSettings } from '../cli/flags.js';
-import { ConfigError, loadConfig } from './config.js';
+import { flagsToSettings } from '../../src/cli/flags.js';
+import { ConfigError, loadConfig } from '../../src/node/config.js';
 
 const load = (flags: Record<string, unknown>, network = 'dev') =>
   loadConfig({ flags: { 'blockchains.network': network, ...flags }, env: {} });
