@@ -16,7 +16,7 @@ import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand 
 import { type DbCommandResult, runDbStats } from '../node/db-stats-command.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { misspeltEnvironment } from '../node/settings/read.js';
-import { DEV_ACCOUNTS, forkNameOf } from '../chain/index.js';
+import { forkNameOf } from '../chain/index.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { ensureDatadir } from '../node/datadir.js';
 import { rpcExposure } from '../node/exposure.js';
@@ -172,7 +172,8 @@ export async function runCli(
   // (`svc-node | jq`), else nowhere. Without a terminal the dev accounts still show, addresses only: log lines end
   // up in collectors, and no log line carries a key (operating.md); the README names the keys' well-known mnemonic.
   const isDev = config.network === 'dev';
-  if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address) });
+  const devAccounts = services.devAccounts;
+  if (isDev) log.info('dev accounts', { addresses: devAccounts.map((a) => a.address) });
   const exposure = rpcExposure(config);
   if (exposure !== undefined) {
     const by = exposure.cors === '*' ? 'to any web page (CORS "*")' : 'to other machines';
@@ -199,7 +200,7 @@ export async function runCli(
         datadir: config.datadir,
         ...(peers !== undefined ? { enode: peers.enode } : {}),
         // Only the dev chain has them; a private key printed for a real network would be a defect.
-        ...(isDev ? { devAccounts: DEV_ACCOUNTS } : {}),
+        ...(isDev ? { devAccounts, mnemonic: config.dev.mnemonic } : {}),
       }),
     );
   }

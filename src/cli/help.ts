@@ -58,7 +58,7 @@ function flagOf(s: KeyedSetting): string {
   if (s.kind === 'bool') return `--${s.flag}, --no-${s.flag}`;
   const value =
     s.placeholder ?? (s.values ? `<${s.values.join('|')}>` : s.max === 65535 ? '<port>' : placeholder[s.kind]!);
-  return `--${s.flag} ${value}`;
+  return [s.flag!, ...(s.aliases ?? [])].map((name) => `--${name}`).join(', ') + ` ${value}`;
 }
 
 const examples: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -134,7 +134,7 @@ function reference(): string[] {
     for (const s of settings.filter((x) => x.group === group)) {
       const accepts = s.kind === 'int' || s.kind === 'duration' ? `; ${rangeText(s)}` : '';
       lines.push(
-        `  ${s.key}${s.flag !== undefined ? `  (--${s.flag})` : ''}`,
+        `  ${s.key}${s.flag !== undefined ? `  (${[s.flag, ...(s.aliases ?? [])].map((f) => `--${f}`).join(', ')})` : ''}`,
         ...wrap(`${envNameOf(s.key)}; default ${defaultText(s)}${accepts}`, 6),
         ...wrap(s.description, 6),
       );

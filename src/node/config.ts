@@ -11,6 +11,7 @@ import { ConfigError } from './config-error.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';
 import { type ForkConfig, type ForkRequestLimits, forkOf, forkRequestsOf } from './fork/fork-config.js';
+import { devConfigOf, type DevConfig } from './dev-config.js';
 
 export { ConfigError } from './config-error.js';
 export type { ConfigSources } from './settings/read.js';
@@ -103,6 +104,8 @@ export interface NodeConfig {
   readonly fork?: ForkConfig;
   /** The upstream request limits, also for a fork anvil_reset starts on a node started without one. */
   readonly forkRequests: ForkRequestLimits;
+  /** Anvil's dev flags (`dev.*`): the test accounts, interval mining, the state file, the pool's order. */
+  readonly dev: DevConfig;
   /** Bounds of the engine's in-memory caches and LevelDB's cache and write buffer (`cache.*`, `db.*`). */
   readonly caches: CacheLimits;
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
@@ -297,6 +300,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     forkOverrides: forkOverridesOf(get, network, checkpointing),
     ...(fork !== undefined ? { fork } : {}),
     forkRequests: forkRequestsOf(get),
+    dev: devConfigOf(get, network),
     caches,
     writeBehind: get('db.write-behind'),
     exec: {

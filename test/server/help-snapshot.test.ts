@@ -28,6 +28,7 @@ describe('svc-node --help', () => {
       'RPC server:',
       'Peer-to-peer:',
       'Mining:',
+      "Dev chain (Anvil's flags):",
       'Accounts:',
       'Execution:',
     ]);

@@ -13,6 +13,7 @@ export const forkSettings = {
   }),
   'fork.block': s.int({
     flag: 'fork-block',
+    aliases: ['fork-block-number'],
     min: 0,
     default: undefined,
     help: "the upstream's head - 5",

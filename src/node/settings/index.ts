@@ -6,6 +6,7 @@
  */
 import { authSettings } from './auth.js';
 import { cacheSettings } from './caches.js';
+import { devSettings } from './dev.js';
 import { chainSettings } from './chain.js';
 import { execSettings } from './exec.js';
 import { forkSettings } from './fork.js';
@@ -27,6 +28,7 @@ const tables = {
   ...authSettings,
   ...p2pSettings,
   ...miningSettings,
+  ...devSettings,
   ...keystoreSettings,
   ...txpoolSettings,
   ...cacheSettings,
@@ -47,6 +49,7 @@ const groupTables: ReadonlyArray<readonly [string, object]> = [
   ['RPC authentication', authSettings],
   ['Peer-to-peer', p2pSettings],
   ['Mining', miningSettings],
+  ["Dev chain (Anvil's flags)", devSettings],
   ['Accounts', keystoreSettings],
   ['Limits: transaction pool, caches, health', { ...txpoolSettings, ...cacheSettings, ...healthSettings }],
   ['Execution', execSettings],
