@@ -175,8 +175,8 @@ export interface NodeConfig {
       readonly maxOutstandingRequests: number;
       readonly pingIntervalMs: number;
     };
-    /** eth_call / eth_estimateGas: the most gas a request may name, the longest it may run (0 = no limit). */
-    readonly call: { readonly gasCap: bigint; readonly timeoutMs: number };
+    /** eth_call, eth_estimateGas, eth_simulateV1: most gas, longest run (0 = no limit), most simulated blocks. */
+    readonly call: { readonly gasCap: bigint; readonly timeoutMs: number; readonly simulateMaxBlocks: number };
     /**
      * debug_accountRange / debug_storageRangeAt: the largest page; debug_trace*: the longest run (0 = no limit), the
      * most struct-log entries, the most memory one trace takes, and how many run and wait at once.
@@ -409,8 +409,8 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
         pingIntervalMs: get('network.rpc.ws.ping-interval'),
       },
       call: {
-        gasCap: BigInt(get('network.rpc.call.gas-cap')),
-        timeoutMs: get('network.rpc.call.timeout'),
+        ...{ gasCap: BigInt(get('network.rpc.call.gas-cap')), timeoutMs: get('network.rpc.call.timeout') },
+        simulateMaxBlocks: get('network.rpc.call.simulate-max-blocks'),
       },
       debug: {
         maxRangeResults: get('network.rpc.debug.max-range-results'),
