@@ -28,8 +28,8 @@ import { post, request } from '../helpers/rpc.js';
 
 const word = (n: bigint | number) => BigInt(n).toString(16).padStart(64, '0');
 const slot = (n: number) => `0x${word(n)}`;
-const addr = (n: number) => `0x${n.toString(16).padStart(40, '0')}`;
-const SENDER = '0xc000000000000000000000000000000000000000';
+const addr = (n: number): Hex => `0x${n.toString(16).padStart(40, '0')}`;
+const SENDER: Hex = '0xc000000000000000000000000000000000000000';
 const PROBE = addr(0xc1);
 const FORWARDER = addr(0xc2);
 const SINK = addr(0xc3);

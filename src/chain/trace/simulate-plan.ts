@@ -50,3 +50,18 @@ export function planBlocks(
   }
   return out;
 }
+
+/** eth_callMany's bundles: each block's number and time as the caller set them. */
+export function givenBlocks(inputs: readonly SimulatedBlockInput[], maxBlocks: number): PlannedBlock[] {
+  if (inputs.length > maxBlocks) {
+    throw new SimulateError(
+      'clientLimit',
+      `too many bundles: a request may hold ${maxBlocks} (network.rpc.call.simulate-max-blocks)`,
+    );
+  }
+  return inputs.map((input) => {
+    const { number, timestamp } = input.env ?? {};
+    if (number === undefined || timestamp === undefined) throw new Error('a bundle without its number and time');
+    return { number, timestamp, input };
+  });
+}

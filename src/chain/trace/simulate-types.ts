@@ -26,6 +26,8 @@ export interface SimulatedBlockEnv {
   readonly timestamp?: bigint;
   readonly gasLimit?: bigint;
   readonly coinbase?: Uint8Array;
+  /** eth_callMany's blockOverride; the spec's blocks take the base block's. */
+  readonly difficulty?: bigint;
 }
 
 export interface SimulatedBlockInput {
@@ -42,6 +44,11 @@ export interface SimulateOptions {
   readonly maxBlocks: number;
   /** Most gas all calls together may be given. */
   readonly gasBudget: bigint;
+  /**
+   * eth_callMany's bundles rather than the spec's blocks: every block's number and time are given (no defaults, no
+   * order checks, no gap filling), and each call gets the block's whole gas limit by default, as eth_call does.
+   */
+  readonly bundles?: boolean;
   /** Wall-clock limit, a `performance.now()` time. */
   readonly deadline?: { readonly at: number; readonly limitMs: number };
 }

@@ -28,7 +28,7 @@ import { TraceBudget } from './budget.js';
 import type { Deadline } from './hooks.js';
 import { continued, privateCaches, rebuiltState } from './reexec.js';
 import type { TraceChain } from './replay.js';
-import { planBlocks } from './simulate-plan.js';
+import { givenBlocks, planBlocks } from './simulate-plan.js';
 import { TransferTracker } from './simulate-transfers.js';
 import {
   SimulateError,
@@ -51,7 +51,8 @@ export async function simulate(
   inputs: readonly SimulatedBlockInput[],
   opts: SimulateOptions,
 ): Promise<SimulatedBlockResult[]> {
-  const plan = planBlocks(base.header, inputs, opts.maxBlocks);
+  const plan =
+    opts.bundles === true ? givenBlocks(inputs, opts.maxBlocks) : planBlocks(base.header, inputs, opts.maxBlocks);
   const deadline: Deadline | undefined =
     opts.deadline === undefined ? undefined : { ...opts.deadline, source: 'network.rpc.call.timeout' };
   const { store, stateRoot, ancestors } = chain.replayBase(base.header);
@@ -135,7 +136,7 @@ class SimulationRun {
       timestamp,
       gasLimit: env?.gasLimit ?? parent.gasLimit,
       coinbase: env?.coinbase ?? ZERO_ADDRESS,
-      difficulty: parent.difficulty,
+      difficulty: env?.difficulty ?? parent.difficulty,
     };
     const envHeader = createBlockHeader(fields, { common, skipConsensusFormatValidation: true });
     const envBlock = new Block(envHeader, [], [], undefined, { common });
@@ -147,7 +148,8 @@ class SimulationRun {
     let used = 0n;
     for (const call of input?.calls ?? []) {
       this.checkDeadline();
-      const { tx, sender } = await this.transactionOf(call, common, envHeader.gasLimit - used);
+      const gasLeft = envHeader.gasLimit - (this.opts.bundles === true ? 0n : used);
+      const { tx, sender } = await this.transactionOf(call, common, gasLeft);
       const outcome = await this.apply(vm, tx, sender, envBlock, used);
       used += outcome.receipt.gasUsed;
       this.gasLeft -= outcome.receipt.gasUsed;

@@ -21,17 +21,16 @@ const FOREIGN_OVERRIDES: Readonly<Record<string, string>> = {
   blobBaseFee: 'this chain has no blob transactions (EIP-4844)',
 };
 
-function envOf(o: SimulateBlockOverrides | undefined, index: number): SimulatedBlockInput['env'] {
+/** A block's overrides as the engine's environment; `where` names them in refusals. */
+export function simulatedEnvOf(o: SimulateBlockOverrides | undefined, where: string): SimulatedBlockInput['env'] {
   if (o === undefined) return undefined;
   for (const [field, why] of Object.entries(FOREIGN_OVERRIDES)) {
     if (o[field as keyof SimulateBlockOverrides] !== undefined) {
-      throw invalidParams(`invalid params for ${METHOD}: blockStateCalls[${index}].blockOverrides.${field}: ${why}`);
+      throw invalidParams(`invalid params: ${where}.${field}: ${why}`);
     }
   }
   if ((o.withdrawals?.length ?? 0) > 0) {
-    throw invalidParams(
-      `invalid params for ${METHOD}: blockStateCalls[${index}].blockOverrides.withdrawals: this chain has no withdrawals (EIP-4895)`,
-    );
+    throw invalidParams(`invalid params: ${where}.withdrawals: this chain has no withdrawals (EIP-4895)`);
   }
   return {
     ...(o.number !== undefined ? { number: fieldQuantity(o.number, 64, 'number') } : {}),
@@ -60,7 +59,7 @@ function callOf(ctx: HandlerContext, request: CallRequest): SimulatedCall {
 
 export function simulatedBlocksOf(ctx: HandlerContext, calls: readonly BlockStateCall[]): SimulatedBlockInput[] {
   return calls.map((b, index) => {
-    const env = envOf(b.blockOverrides, index);
+    const env = simulatedEnvOf(b.blockOverrides, `${METHOD} blockStateCalls[${index}].blockOverrides`);
     const state = callOverridesOf(b.stateOverrides, undefined)?.state;
     return {
       ...(env !== undefined ? { env } : {}),

@@ -141,6 +141,7 @@ function configFromTables(network: NetworkName): NodeConfig {
         gasCap: BigInt(d('network.rpc.call.gas-cap')),
         timeoutMs: d('network.rpc.call.timeout'),
         simulateMaxBlocks: d('network.rpc.call.simulate-max-blocks'),
+        sendSyncTimeoutMs: d('network.rpc.send-sync-timeout'),
       },
       debug: {
         maxRangeResults: d('network.rpc.debug.max-range-results'),
