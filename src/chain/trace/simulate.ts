@@ -1,8 +1,9 @@
 /**
  * eth_simulateV1's engine: blocks of calls run on the state after a stored block, each block on the state the
  * previous one left, as a miner would build them (receipts, roots, bloom, hash), and then dropped. The state is
- * opened with trie caches of its own (as a trace's re-execution is), so the simulated state's nodes never reach the
- * store or the shared caches; a state the node does not keep is rebuilt first, as for a trace.
+ * opened with trie caches of its own (as a trace's re-execution is) and notes no written keys, so the simulated
+ * state reaches neither the store nor the shared caches; a state the node does not keep is rebuilt first, as for a
+ * trace.
  *
  * Calls become unsigned transactions whose sender is asserted (the spec skips signature checks); their hash is the
  * hash of their bytes with v, r and s zero. Ethereum Classic has no EIP-1559: a call is a legacy transaction (an
@@ -66,7 +67,7 @@ export async function simulate(
   const baseCommon = chain.commonAt(base.header.number);
   const opened =
     rebuilt === undefined
-      ? openState(store, baseCommon, stateRoot, privateCaches(store))
+      ? openState(store, baseCommon, stateRoot, privateCaches(store), undefined)
       : continued(rebuilt, store, baseCommon, stateRoot);
   const run = new SimulationRun(chain, opened.stateManager, simulatedAncestors(ancestors), opts);
   const out: SimulatedBlockResult[] = [];
