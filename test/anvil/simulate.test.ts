@@ -15,6 +15,8 @@
  *   spec says; Anvil: 0), totalDifficulty, checkpoint and size (svc-node's Block fields).
  * - error of a failed call: the spec's {code: 3, "execution reverted", data} on svc-node, Anvil's {-3200,
  *   "execution failed"}.
+ * - a value transfer inside a frame that reverts: no Transfer log on svc-node (as geth drops a reverted frame's
+ *   logs, transfers included); Anvil 1.7.1 keeps it.
  * - number when the request sets none: head + 1 on svc-node (the spec, geth), the head's own number on Anvil; so
  *   the compared simulations set number and time.
  */
@@ -181,6 +183,33 @@ describe('eth_simulateV1 against Anvil', () => {
     expect(ours.map(blockShape)).toEqual(theirs.map(blockShape));
   });
 
+  it('a transfer inside a reverted frame leaves no log (the spec and geth; Anvil 1.7.1 keeps it)', async () => {
+    const { ours, theirs } = await both([
+      {
+        blockStateCalls: [
+          {
+            blockOverrides: env(1),
+            stateOverrides: {
+              [SENDER]: { balance: '0x10000' },
+              [FORWARDER]: { code: FORWARDER_CODE },
+              [SINK]: { code: REVERT_CODE },
+            },
+            calls: [{ from: SENDER, to: FORWARDER, value: '0x3e8' }],
+          },
+        ],
+        traceTransfers: true,
+      },
+      'latest',
+    ]);
+    const kinds = (logs: any[]) => logs.map((l) => (l.address === FORWARDER ? 'LOG0' : l.topics[2]));
+    expect(kinds(ours[0].calls[0].logs)).toEqual([topicOf(FORWARDER), 'LOG0', 'LOG0']);
+    // DIFFERENT: Anvil keeps the reverted CALL's transfer to SINK.
+    expect(kinds(theirs[0].calls[0].logs)).toEqual([topicOf(FORWARDER), 'LOG0', topicOf(SINK), 'LOG0']);
+    const { logs: _o, ...oursCall } = callShape(ours[0].calls[0]);
+    const { logs: _t, ...theirCall } = callShape(theirs[0].calls[0]);
+    expect(oursCall).toEqual(theirCall);
+  });
+
   it('the second block sees the state the first left; nothing is stored', async () => {
     const headBefore = (await rpc(node.url, 'eth_blockNumber', [])).result;
     const { ours, theirs } = await both([
@@ -244,10 +273,39 @@ describe('eth_simulateV1 on svc-node alone: the spec defaults and codes', () => 
     expect(result[0]).not.toHaveProperty('baseFeePerGas');
   });
 
+  it('returnFullTransactions lists the calls as unsigned legacy transactions from their senders', async () => {
+    const { result } = await rpc(node.url, 'eth_simulateV1', [
+      {
+        blockStateCalls: [
+          {
+            calls: [
+              { from: SENDER, to: SINK },
+              { from: SENDER, to: SINK },
+            ],
+          },
+        ],
+        returnFullTransactions: true,
+      },
+      'latest',
+    ]);
+    const txs = result[0].transactions;
+    expect(txs.map((t: any) => [t.type, t.from, t.nonce, t.v, t.blockHash])).toEqual([
+      ['0x0', SENDER, '0x0', '0x0', result[0].hash],
+      ['0x0', SENDER, '0x1', '0x0', result[0].hash],
+    ]);
+  });
+
   it('answers each stop with its code', async () => {
     const code = async (payload: unknown) => (await rpc(node.url, 'eth_simulateV1', [payload, 'latest'])).error?.code;
     expect(await code({ blockStateCalls: Array.from({ length: 257 }, () => ({})) })).toBe(-38026);
     expect(await code({ blockStateCalls: [{ blockOverrides: { number: '0x1' } }] })).toBe(-38020);
+    expect(await code({ blockStateCalls: [{}, { blockOverrides: { time: '0x1' } }] })).toBe(-38021);
+    expect(
+      await code({
+        blockStateCalls: [{ stateOverrides: { [PROBE]: { code: PROBE_CODE } }, calls: [{ from: PROBE, to: SINK }] }],
+        validation: true,
+      }),
+    ).toBe(-38024);
     expect(await code({ blockStateCalls: [{ calls: [{ from: SENDER, to: SINK, value: '0x1' }] }] })).toBe(-38014);
     expect(
       await code({ blockStateCalls: [{ calls: [{ from: SENDER, to: SINK, nonce: '0x5' }] }], validation: true }),
