@@ -252,7 +252,7 @@ class SimulationRun {
           );
     // Unsigned (v, r, s zero): the sender is asserted, and the hash is that of the bytes the block carries.
     const hash = keccak256(tx.serialize());
-    Object.assign(tx, { getSenderAddress: () => sender, hash: () => hash, isSigned: () => true });
+    Object.assign(tx, { getSenderAddress: () => sender, hash: () => hash });
     return { tx, sender };
   }
 
