@@ -314,3 +314,35 @@ describe('eth_simulateV1 on svc-node alone: the spec defaults and codes', () => 
     expect(await code({ blockStateCalls: [{ blockOverrides: { baseFeePerGas: '0x1' } }] })).toBe(-32602);
   });
 });
+
+describe('eth_simulateV1 limits from the settings table', () => {
+  let limited: NodeProcess;
+  beforeAll(async () => {
+    limited = await startNode({
+      env: {
+        ...process.env,
+        SVC_NODE_NETWORK_RPC_CALL_TIMEOUT: '50ms',
+        SVC_NODE_NETWORK_RPC_CALL_SIMULATE_MAX_BLOCKS: '3',
+      },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await limited?.stop();
+  });
+
+  it('more blocks than network.rpc.call.simulate-max-blocks: -38026; past network.rpc.call.timeout: -32016', async () => {
+    const simulateOn = async (payload: unknown) =>
+      (await rpc(limited.url, 'eth_simulateV1', [payload, 'latest'])).error;
+    expect(await simulateOn({ blockStateCalls: [{}, {}, {}] })).toBeUndefined();
+    const tooMany = await simulateOn({ blockStateCalls: [{}, {}, {}, {}] });
+    expect(tooMany.code).toBe(-38026);
+    expect(tooMany.message).toMatch(/network\.rpc\.call\.simulate-max-blocks/);
+    // A loop with the whole block's gas runs far past 50 ms; the node stops it.
+    const loop = { [PROBE]: { code: '0x5b600056' } };
+    const slow = await simulateOn({
+      blockStateCalls: [{ stateOverrides: loop, calls: [{ from: SENDER, to: PROBE }] }],
+    });
+    expect(slow.code).toBe(-32016);
+    expect(slow.message).toMatch(/network\.rpc\.call\.timeout/);
+  });
+});
