@@ -113,6 +113,15 @@ export {
   type TraceOptions,
   type TraceResult,
   type TxTrace,
+  SimulateError,
+  simulate,
+  type SimulateOptions,
+  type SimulateStop,
+  type SimulatedBlockEnv,
+  type SimulatedBlockInput,
+  type SimulatedBlockResult,
+  type SimulatedCall,
+  type SimulatedCallResult,
 } from './trace/index.js';
 
 // The pool and the miner
