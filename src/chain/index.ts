@@ -148,6 +148,7 @@ export {
 
 // Dev-node controls (anvil_*, evm_*) and the retesteth test mode (test_*)
 export { devControlsOf, type DevControls } from './dev/dev-controls.js';
+export { ReorgDepthError, type ReplacementTx } from './dev/reorg.js';
 export type { Impersonation } from './dev/impersonation.js';
 export type { StateEdit } from './dev/state-edits.js';
 export {
