@@ -102,6 +102,7 @@ export {
   traceTransaction,
   type CallFrameJson,
   type OtsTraceJson,
+  type OpcodeGasJson,
   type TraceCap,
   type TraceLimits,
   type TraceOptions,
