@@ -108,6 +108,7 @@ export {
   traceTransaction,
   type CallFrameJson,
   type OtsTraceJson,
+  type OpcodeGasJson,
   type TraceCap,
   type TraceLimits,
   type TraceOptions,
@@ -172,6 +173,7 @@ export {
   StateDumpError,
   type DevStateDump,
 } from './dev/state-dump.js';
+export { ReorgDepthError, type ReplacementTx } from './dev/reorg.js';
 export type { Impersonation } from './dev/impersonation.js';
 export type { StateEdit } from './dev/state-edits.js';
 export {

@@ -30,3 +30,4 @@ export { parityErrorOf } from './parity-errors.js';
 export { JsonText } from './json.js';
 export type { FlatCallFrameJson } from './flat-call-tracer.js';
 export type { OtsTraceJson } from './ots-tracer.js';
+export type { OpcodeGasJson } from './opcode-gas-tracer.js';
