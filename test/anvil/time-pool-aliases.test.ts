@@ -118,6 +118,14 @@ describe('anvil_removePoolTransactions', () => {
 describe('hardhat_addBalance and hardhat_setLoggingEnabled', () => {
   it('answer as their anvil_ names do', async () => {
     expect(await aliasScript(node.url)).toEqual({ added: null, delta: 1000n, quiet: null, loud: null });
+    // Hardhat's setNextBlockBaseFeePerGas helper calls the hardhat_ name. Not compared with Anvil: the Anvil here
+    // runs a fee-market hardfork, where the method sets a base fee; without EIP-1559 both names refuse alike.
+    const refusals = await Promise.all(
+      ['anvil_setNextBlockBaseFeePerGas', 'hardhat_setNextBlockBaseFeePerGas'].map((m) =>
+        ask(node.url, m, ['0x3b9aca00']),
+      ),
+    );
+    expect(refusals).toEqual([{ error: -32602 }, { error: -32602 }]);
   });
 
   it.runIf(haveAnvil)('answer as Anvil does', async () => {

@@ -12,6 +12,7 @@ import { anvil_getAutomine, anvil_mine, evm_setAutomine, evm_setBlockGasLimit, e
 import { anvil_dropAllTransactions, anvil_dropTransaction, anvil_setCoinbase, anvil_setMinGasPrice } from './pool.js';
 import { anvil_reset } from './reset.js';
 import { anvil_setLoggingEnabled } from './setLoggingEnabled.js';
+import { anvil_setNextBlockBaseFeePerGas } from './setNextBlockBaseFeePerGas.js';
 import { evm_setTime } from './setTime.js';
 import { evm_revert, evm_snapshot } from './snapshot.js';
 import { anvil_dumpState, anvil_loadState } from './state-dump.js';
@@ -48,5 +49,6 @@ export const anvilHandlers: AnvilHandlers<HandlerContext> = {
   hardhat_metadata: anvil_metadata,
   hardhat_addBalance: anvil_addBalance,
   hardhat_setLoggingEnabled: anvil_setLoggingEnabled,
+  hardhat_setNextBlockBaseFeePerGas: anvil_setNextBlockBaseFeePerGas,
   anvil_setTime: evm_setTime,
 };
