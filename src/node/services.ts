@@ -20,6 +20,7 @@ import {
 } from '../chain/index.js';
 import { checkDatadirSchedule, logForksAhead } from './fork-schedule.js';
 import { logChainActivity } from './chain-activity-log.js';
+import { minedConsoleLines } from './console-output.js';
 import { logPoolDrops } from './pool-drop-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { ForkConfig, NodeConfig } from './config.js';
@@ -170,6 +171,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     writeBehind: config.writeBehind,
     callWorkers: { workers: config.exec.workers, maxQueued: config.exec.maxQueued },
     execution: { lean: config.exec.lean, sealCheckLag: config.exec.sealCheckLag },
+    ...(config.devOutput.console ? { console: minedConsoleLines(log) } : {}),
     retention: config.state,
     pruning: { minTriggerBytes: config.state.pruneMinBytes },
     onWarning: (message) => log.warn(message),

@@ -21,6 +21,7 @@ import type { FlatChanges } from '../db/flat-changes.js';
 import { FlatState, flatStateOver } from './flat-state.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { leanFrames } from './call-frames.js';
+import { dropConsole, takeConsole, watchConsole } from './console-watch.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from '../codec/receipts.js';
 import { withoutSenderCodeCheck } from './impersonated-run.js';
@@ -58,9 +59,14 @@ export interface BlockRunnerInput {
    * the dev miner's assembly. Default false, the library's own (imports, traces, other networks).
    */
   readonly leanEvm?: boolean;
+  /** Decode the transactions' console.log calls (console-watch.ts): the dev chain's assembly and traceCall. */
+  readonly console?: boolean;
 }
 
-export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
+/** `console`: the lines of the transaction's console.log calls, when it made any (`BlockRunnerInput.console`). */
+export type ApplyOutcome =
+  | { ok: true; receipt: TxReceipt; console?: readonly string[] }
+  | { ok: false; reason: string };
 
 export interface RunnerResult {
   readonly receipts: TxReceipt[];
@@ -84,6 +90,7 @@ export interface RunnerResult {
 interface StateVm {
   readonly common: Common;
   readonly leanEvm: boolean;
+  readonly console: boolean;
   readonly vm: Promise<VM>;
   ancestors: EVMMockBlockchainInterface;
 }
@@ -122,7 +129,8 @@ export class BlockRunner {
     if (this.vm !== undefined) return this.vm;
     const kept = stateVms.get(this.sm);
     const lean = this.input.leanEvm === true;
-    if (kept !== undefined && kept.common === this.input.common && kept.leanEvm === lean) {
+    const watch = this.input.console === true;
+    if (kept !== undefined && kept.common === this.input.common && kept.leanEvm === lean && kept.console === watch) {
       kept.ancestors = this.input.ancestors;
       this.vm = kept.vm;
       return this.vm;
@@ -135,6 +143,7 @@ export class BlockRunner {
     const entry: StateVm = {
       common: this.input.common,
       leanEvm: lean,
+      console: watch,
       ancestors: this.input.ancestors,
       // The interpreter's wrappers in place first (call-deadline.ts also runs await-free steps without a promise).
       vm: Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled]).then(async () => {
@@ -145,6 +154,8 @@ export class BlockRunner {
           blockchain: forwarding,
         });
         if (lean) await leanFrames(vm.evm);
+        // After leanFrames: the watch wraps whichever frame the EVM runs.
+        if (watch) watchConsole(vm.evm);
         return vm;
       }),
     };
@@ -185,13 +196,18 @@ export class BlockRunner {
     if (transfer !== undefined) return this.record(tx, transfer.gasUsed, transfer.sender.bytes);
     await this.transfers?.flush();
     let result: Awaited<ReturnType<typeof runTx>>;
+    let vm: VM | undefined;
     try {
-      const vm = await this.vmOnce();
-      const run = () => runTx(vm, { tx, block: this.input.envBlock, blockGasUsed: this.gasUsed });
+      const current = await this.vmOnce();
+      vm = current;
+      const run = () => runTx(current, { tx, block: this.input.envBlock, blockGasUsed: this.gasUsed });
       // The dev chain's impersonated senders skip EIP-3607 (impersonated-run.ts), as Anvil's do.
       const impersonated = impersonatedSenderOf(tx);
-      result = await (impersonated === undefined ? run() : withoutSenderCodeCheck(vm.stateManager, impersonated, run));
+      result = await (impersonated === undefined
+        ? run()
+        : withoutSenderCodeCheck(current.stateManager, impersonated, run));
     } catch (err) {
+      if (vm !== undefined && this.input.console === true) dropConsole(vm.evm);
       return { ok: false, reason: reasonOf(err) };
     }
     this.gasUsed += result.totalGasSpent;
@@ -207,7 +223,8 @@ export class BlockRunner {
       ...(result.createdAddress !== undefined ? { contractAddress: result.createdAddress.bytes } : {}),
     };
     this.receipts.push(receipt);
-    return { ok: true, receipt };
+    const lines = this.input.console === true && vm !== undefined ? takeConsole(vm.evm) : undefined;
+    return lines === undefined ? { ok: true, receipt } : { ok: true, receipt, console: lines };
   }
 
   /** The receipt of a transfer the ledger applied: success, no logs. */

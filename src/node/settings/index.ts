@@ -7,6 +7,7 @@
 import { authSettings } from './auth.js';
 import { cacheSettings } from './caches.js';
 import { chainSettings } from './chain.js';
+import { devOutputSettings } from './dev-output.js';
 import { execSettings } from './exec.js';
 import { forkSettings } from './fork.js';
 import { healthSettings } from './health.js';
@@ -27,6 +28,7 @@ const tables = {
   ...authSettings,
   ...p2pSettings,
   ...miningSettings,
+  ...devOutputSettings,
   ...keystoreSettings,
   ...txpoolSettings,
   ...cacheSettings,
@@ -47,6 +49,7 @@ const groupTables: ReadonlyArray<readonly [string, object]> = [
   ['RPC authentication', authSettings],
   ['Peer-to-peer', p2pSettings],
   ['Mining', miningSettings],
+  ['Dev node output', devOutputSettings],
   ['Accounts', keystoreSettings],
   ['Limits: transaction pool, caches, health', { ...txpoolSettings, ...cacheSettings, ...healthSettings }],
   ['Execution', execSettings],
