@@ -28,6 +28,7 @@ describe('svc-node --help', () => {
       'RPC server:',
       'Peer-to-peer:',
       'Mining:',
+      'Dev node output:',
       'Accounts:',
       'Execution:',
     ]);
