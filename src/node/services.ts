@@ -21,6 +21,7 @@ import {
 import { checkDatadirSchedule, logForksAhead } from './fork-schedule.js';
 import { logChainActivity } from './chain-activity-log.js';
 import { minedConsoleLines } from './console-output.js';
+import { printTraces } from './print-traces.js';
 import { logPoolDrops } from './pool-drop-log.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { ForkConfig, NodeConfig } from './config.js';
@@ -78,6 +79,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const activity = logChainActivity(engine, log);
   // What the pool's bounds let go (expired, evicted), never silently.
   const poolDrops = logPoolDrops(engine, log);
+  const traces = config.devOutput.printTraces ? printTraces(engine, log) : undefined;
   const head = engine.chain.getHead();
   log.info('chain opened', {
     network: config.network,
@@ -151,6 +153,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       // After the engine: blocks it stored while closing still get their line.
       activity.close();
       poolDrops.close();
+      traces?.close();
       removePidFile(config.datadir);
     },
   };

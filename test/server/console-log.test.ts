@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createPublicClient, createWalletClient, defineChain, http, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
-import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { runCli, startNode, type NodeProcess } from '../helpers/node-process.js';
 
 const artifact = JSON.parse(
   readFileSync(new URL('../fixtures/contracts/ConsoleLogger.json', import.meta.url), 'utf8'),
@@ -75,9 +75,10 @@ async function untilLines(node: NodeProcess, count: number): Promise<Array<Recor
 describe('console.log on the dev node', () => {
   let node: NodeProcess;
   let quiet: NodeProcess;
+  let script: Script;
   beforeAll(async () => {
     [node, quiet] = await Promise.all([
-      startNode({ args: ['--exec.workers', '1'] }),
+      startNode({ args: ['--exec.workers', '1', '--print-traces'] }),
       startNode({ args: ['--quiet-console'] }),
     ]);
   });
@@ -86,7 +87,8 @@ describe('console.log on the dev node', () => {
   });
 
   it("prints the contract's lines in the node's log, mined ones with their transaction's hash", async () => {
-    const { deployTx, bumpTx, failTx } = await runScript(node);
+    script = await runScript(node);
+    const { deployTx, bumpTx, failTx } = script;
     const lines = (await untilLines(node, 14)).map(({ tx, call, text, level }) => ({ level, tx, call, text }));
     const mined = (tx: Hex, text: string) => ({ level: 'info', tx, call: undefined, text });
     const called = (call: string, text: string) => ({ level: 'info', tx: undefined, call, text });
@@ -105,5 +107,28 @@ describe('console.log on the dev node', () => {
     // A line is written before the answer of the request that caused it: the script's last answer is in.
     await fetch(quiet.url, { method: 'POST', body: '{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}' });
     expect(consoleLines(quiet)).toEqual([]);
+  });
+
+  it('--print-traces prints each mined transaction as a tree of its calls, failures with their reason', async () => {
+    const { bumpTx, failTx } = script;
+    const framesOf = (tx: Hex) => node.logs.filter((line) => line.msg === 'call trace' && line.tx === tx);
+    for (let i = 0; i < 200 && framesOf(failTx).length === 0; i++) await new Promise((r) => setTimeout(r, 25));
+    const bump = framesOf(bumpTx).map((line) => line.frame as string);
+    expect(bump[0]).toMatch(/^CALL 0x[0-9a-f]{40} 0x[0-9a-f]{8} gasUsed=\d+$/);
+    // Nine console.log calls, each a static call to the console address one level down.
+    expect(bump.slice(1)).toHaveLength(9);
+    for (const frame of bump.slice(1)) expect(frame).toMatch(/^└ STATICCALL console 0x[0-9a-f]{8} gasUsed=0$/);
+    expect(framesOf(bumpTx).map((line) => line.depth)).toEqual([0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+    const fail = framesOf(failTx).map((line) => line.frame as string);
+    expect(fail[0]).toMatch(/^CALL 0x[0-9a-f]{40} 0xa9cc4718 gasUsed=\d+ \[execution reverted: failed on purpose\]$/);
+    expect(fail.slice(1)).toEqual([expect.stringMatching(/^└ STATICCALL console /)]);
+    // The node without the flag prints none.
+    expect(quiet.logs.filter((line) => line.msg === 'call trace')).toEqual([]);
+  });
+
+  it('refuses --print-traces on mordor', async () => {
+    const refused = await runCli(['--network', 'mordor', '--print-traces', '--datadir', '/nonexistent/x']);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('dev.print-traces (--print-traces) is for the dev network only');
   });
 });
