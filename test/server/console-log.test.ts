@@ -9,8 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { createPublicClient, createWalletClient, defineChain, http, type Abi, type Hex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
+import { DEV_ACCOUNTS, DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
+import { spawn } from 'node:child_process';
+import { foundryBinary } from '../helpers/anvil-node.js';
+import { freePort } from '../helpers/free-port.js';
 import { runCli, startNode, type NodeProcess } from '../helpers/node-process.js';
+import { call } from '../helpers/rpc.js';
 
 const artifact = JSON.parse(
   readFileSync(new URL('../fixtures/contracts/ConsoleLogger.json', import.meta.url), 'utf8'),
@@ -130,5 +134,60 @@ describe('console.log on the dev node', () => {
     const refused = await runCli(['--network', 'mordor', '--print-traces', '--datadir', '/nonexistent/x']);
     expect(refused.code).not.toBe(0);
     expect(refused.stderr).toContain('dev.print-traces (--print-traces) is for the dev network only');
+  });
+});
+
+/** Anvil 1.7.1 printing to a pipe (test/helpers/anvil-node.ts starts it silent), posing as a NodeProcess for the script. */
+async function startLoudAnvil(): Promise<{ node: NodeProcess; stdout: () => string }> {
+  const port = await freePort();
+  const child = spawn(
+    foundryBinary('anvil')!,
+    ['--host', '127.0.0.1', '--port', String(port), '--chain-id', '1337', '--mnemonic', DEV_MNEMONIC],
+    { stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  let out = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (out += chunk));
+  const url = `http://127.0.0.1:${port}/`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      await call(url, 'eth_chainId', [], 1000);
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  const node = { child, port, url, wsUrl: '', datadir: '', logs: [], stop } as NodeProcess;
+  return { node, stdout: () => out };
+}
+
+describe.skipIf(foundryBinary('anvil') === undefined)('console.log next to Anvil 1.7.1', () => {
+  it('prints the same lines as Anvil for the same script', async () => {
+    const [ours, anvil] = await Promise.all([startNode(), startLoudAnvil()]);
+    try {
+      await Promise.all([runScript(ours), runScript(anvil.node)]);
+      await untilLines(ours, 14);
+      // Anvil's log after its banner: method names, transaction summaries (indented) and the console.log lines.
+      const printed = anvil
+        .stdout()
+        .split('\n')
+        .slice(
+          anvil
+            .stdout()
+            .split('\n')
+            .findIndex((line) => line.startsWith('Listening on')) + 1,
+        )
+        .filter((line) => line !== '' && !/^\s/.test(line) && !/^[a-z]+_[A-Za-z0-9]+$/.test(line));
+      // Anvil prints eth_estimateGas's lines once per run of its search; this node once per request.
+      expect(new Set(consoleLines(ours).map((line) => line.text))).toEqual(new Set(printed));
+      expect(printed).toContain('100% sure, count=3');
+    } finally {
+      await Promise.all([ours.stop(), anvil.node.stop()]);
+    }
   });
 });
