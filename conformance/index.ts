@@ -6,6 +6,14 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { isSupportedForkName } from '../src/chain/testing/fork-schedule.js';
+import { BASTION_NETWORKS, bastionSkipReason, type CancunBlockchainCase, runBastionCase } from './bastion-chain.js';
+import {
+  isPrecompileVectors,
+  type PrecompileVector,
+  precompileOf,
+  runPrecompileVectors,
+  setPrecompileChain,
+} from './bastion-precompiles.js';
 import { runBlockchainCase } from './blockchain-tests.js';
 import { RpcClient } from './rpc.js';
 import { runStateResult } from './state-tests.js';
@@ -19,6 +27,11 @@ export interface RunOptions {
   readonly url: string;
   /** Only cases whose id contains this text. */
   readonly filter?: string;
+  /**
+   * Bastion mode: Cancun (Shanghai) BlockchainTests replayed as transactions on an ETC_Bastion (ETC_Spiral) chain,
+   * and precompile vector files run against Bastion's precompiles (bastion-chain.ts, bastion-precompiles.ts).
+   */
+  readonly bastion?: boolean;
   /** Called after every case. */
   readonly onOutcome?: (outcome: CaseOutcome) => void;
 }
@@ -66,11 +79,22 @@ async function runWith(rpc: RpcClient, opts: RunOptions): Promise<RunSummary> {
       } catch {
         continue;
       }
+      if (opts.bastion === true && isPrecompileVectors(content)) {
+        await runPrecompileFile(rpc, file, shortFile, folder, content, opts.filter, report);
+        continue;
+      }
       for (const [name, value] of Object.entries(content)) {
         if (typeof value !== 'object' || value === null) continue;
         if (isBlockchainTest(value)) {
           const id = `${shortFile}::${name}`;
           if (opts.filter !== undefined && !id.includes(opts.filter)) continue;
+          if (opts.bastion === true && value.network in BASTION_NETWORKS) {
+            const c = value as unknown as CancunBlockchainCase;
+            const reason = bastionSkipReason(c, SHADOWED);
+            if (reason !== undefined) report({ id, folder, status: 'skipped', reason });
+            else report(await bastionOutcomeOf(id, folder, () => runBastionCase(rpc, c)));
+            continue;
+          }
           if (!isSupportedForkName(value.network)) {
             report({ id, folder, status: 'skipped', reason: afterBerlin(value.network) });
             continue;
@@ -95,6 +119,51 @@ async function runWith(rpc: RpcClient, opts: RunOptions): Promise<RunSummary> {
   }
   const count = (s: CaseOutcome['status']) => outcomes.filter((o) => o.status === s).length;
   return { outcomes, passed: count('passed'), failed: count('failed'), skipped: count('skipped') };
+}
+
+/** Bastion's precompile addresses: a Cancun case with a contract at one of them cannot run as Cancun ran it. */
+const SHADOWED: ReadonlySet<bigint> = new Set([0x0bn, 0x0cn, 0x0dn, 0x0en, 0x0fn, 0x10n, 0x11n, 0x100n]);
+
+async function bastionOutcomeOf(id: string, folder: string, run: () => Promise<string[]>): Promise<CaseOutcome> {
+  try {
+    return { id, folder, status: 'passed', leftOut: await run() };
+  } catch (err) {
+    const reason = err instanceof Difference ? err.message : `error: ${(err as Error).message}`;
+    return { id, folder, status: 'failed', reason: reason.split('\n')[0] };
+  }
+}
+
+async function runPrecompileFile(
+  rpc: RpcClient,
+  file: string,
+  shortFile: string,
+  folder: string,
+  vectors: PrecompileVector[],
+  filter: string | undefined,
+  report: (o: CaseOutcome) => void,
+): Promise<void> {
+  const ids = vectors.map((v) => `${shortFile}::${v.Name}`);
+  const chosen = vectors.filter((_, i) => filter === undefined || ids[i]!.includes(filter));
+  if (chosen.length === 0) return;
+  const precompile = precompileOf(file);
+  if (precompile === undefined) {
+    for (const v of chosen)
+      report({
+        id: `${shortFile}::${v.Name}`,
+        folder,
+        status: 'skipped',
+        reason: 'no precompile known for this file name',
+      });
+    return;
+  }
+  await setPrecompileChain(rpc);
+  const results = await runPrecompileVectors(rpc, precompile, chosen);
+  for (const [i, v] of chosen.entries()) {
+    const id = `${shortFile}::${v.Name}`;
+    const reason = results[i];
+    const note = precompile.note !== undefined ? { note: precompile.note } : {};
+    report(reason === undefined ? { id, folder, status: 'passed', ...note } : { id, folder, status: 'failed', reason });
+  }
 }
 
 async function outcomeOf(

@@ -53,6 +53,10 @@ export interface CaseOutcome {
   readonly reason?: string;
   /** passed: why the node refused each block the vector expects invalid (its error message), in order. */
   readonly rejections?: readonly string[];
+  /** passed, Bastion mode: what the comparison left out and why (or how a vector's figure was read). */
+  readonly leftOut?: readonly string[];
+  /** passed: how the case's figures were read, when not as the vector gives them (counted, not printed per case). */
+  readonly note?: string;
 }
 
 /** A mismatch: the first one ends the case. */

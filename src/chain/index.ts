@@ -15,7 +15,13 @@ export { SEAL_MODES, type SealMode } from './engine/seal-mode.js';
 export { DEFAULT_CACHE_LIMITS, type CacheLimits } from './base/cache-limits.js';
 export { DatabaseLockedError } from './db/chain-db.js';
 export { chainDbTableStats, type TablePart, type TableStats } from './db/table-stats.js';
-export { NETWORK_NAMES, devWithCheckpointing, getNetwork, type NetworkDefinition } from './networks/index.js';
+export {
+  NETWORK_NAMES,
+  devWithAccounts,
+  devWithCheckpointing,
+  getNetwork,
+  type NetworkDefinition,
+} from './networks/index.js';
 export { crc32, crc32Portable, forkBlocksOf, ForkIdTable, type ForkId } from './rules/fork-id.js';
 export { forkConfigsOf, type ForkConfig, type ForkConfigs } from './rules/fork-config.js';
 export { PRECOMPILES_ADDED, precompilesOf, type Precompile } from './rules/precompiles.js';
@@ -33,7 +39,7 @@ export {
   type ForkOverrides,
   type MovedFork,
 } from './networks/overrides.js';
-export { DEV_ACCOUNTS, DEV_MNEMONIC } from './networks/devAccounts.js';
+export { DEV_ACCOUNTS, DEV_ACCOUNT_BALANCE, DEV_MNEMONIC, type DevAccount } from './networks/devAccounts.js';
 export {
   ForkUpstreamError,
   forkUpstreamErrorIn,
@@ -114,6 +120,8 @@ export {
 export {
   FEE_MARKET_REFUSAL,
   isTxRejectedError,
+  POOL_ORDERS,
+  type PoolOrder,
   type PooledTx,
   type SubmitResult,
   type TxPool,
@@ -125,6 +133,7 @@ export { isMiningUnavailableError, type MinedBlock, type Miner } from './miner/i
 export {
   AccountError,
   AccountManager,
+  devAccountsOf,
   LIGHT_SCRYPT,
   keystoreDirOf,
   recoverPersonalMessageSigner,
@@ -149,6 +158,12 @@ export {
 
 // Dev-node controls (anvil_*, evm_*) and the retesteth test mode (test_*)
 export { devControlsOf, type DevControls } from './dev/dev-controls.js';
+export {
+  dumpDevState,
+  loadDevState,
+  StateDumpError,
+  type DevStateDump,
+} from './dev/state-dump.js';
 export type { Impersonation } from './dev/impersonation.js';
 export type { StateEdit } from './dev/state-edits.js';
 export {

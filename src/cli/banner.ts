@@ -18,6 +18,8 @@ export interface BannerFacts {
   readonly mcpUrl?: string;
   /** Only on the dev chain: its publicly known test accounts. Never given on a real network. */
   readonly devAccounts?: readonly { readonly address: string; readonly privateKey: string }[];
+  /** The mnemonic they come from. */
+  readonly mnemonic?: string;
   readonly head: { readonly number: bigint; readonly hash: string };
   readonly datadir: string;
   readonly enode?: string;
@@ -41,7 +43,7 @@ export function startBanner(facts: BannerFacts): string {
     ...rows.filter(([, value]) => value !== undefined).map(([label, value]) => `    ${label.padEnd(width)}${value}`),
     '',
     `  Try it:  ${tryLine(facts.url)}`,
-    ...(facts.devAccounts !== undefined ? accountRows(facts.devAccounts) : []),
+    ...(facts.devAccounts !== undefined ? accountRows(facts.devAccounts, facts.mnemonic ?? DEV_MNEMONIC) : []),
     '',
     '',
   ].join('\n');
@@ -53,15 +55,21 @@ function tryLine(url: string): string {
   return `curl -s -H 'content-type: application/json' -d '${body}' ${url}`;
 }
 
-function accountRows(accounts: readonly { readonly address: string; readonly privateKey: string }[]): string[] {
+function accountRows(
+  accounts: readonly { readonly address: string; readonly privateKey: string }[],
+  mnemonic: string,
+): string[] {
+  const known = mnemonic === DEV_MNEMONIC;
   return [
     '',
     '  Accounts (prefunded, unlocked in this node)',
-    `  Mnemonic: "${DEV_MNEMONIC}"`,
+    `  Mnemonic: "${mnemonic}"`,
     '',
     ...accounts.flatMap((a, i) => [`    (${i}) ${a.address}`, `        key ${a.privateKey}`]),
     '',
-    '  WARNING: these private keys are publicly known (the same test keys as Hardhat and Anvil).',
+    known
+      ? '  WARNING: these private keys are publicly known (the same test keys as Hardhat and Anvil).'
+      : '  WARNING: these private keys are printed here and held unlocked by this node: test keys only.',
     '  Any funds sent to them on a real network (ETC mainnet, Mordor) will be taken. Use them on this dev chain only.',
   ];
 }

@@ -11,11 +11,12 @@ import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { runDbPrune } from '../node/db-prune-command.js';
+import { forkCacheUsage, runForkCacheCommand } from '../node/fork-cache-command.js';
 import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
 import { type DbCommandResult, runDbStats } from '../node/db-stats-command.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { misspeltEnvironment } from '../node/settings/read.js';
-import { DEV_ACCOUNTS, forkNameOf } from '../chain/index.js';
+import { forkNameOf } from '../chain/index.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { ensureDatadir } from '../node/datadir.js';
 import { rpcExposure } from '../node/exposure.js';
@@ -73,9 +74,10 @@ export async function runCli(
     );
   }
   const [command, ...commandArgs] = positionals;
-  if (command !== undefined && command !== 'db' && !HISTORY_COMMANDS.includes(command as HistoryCommand))
+  const ownCommands = ['db', 'fork-cache'];
+  if (command !== undefined && !ownCommands.includes(command) && !HISTORY_COMMANDS.includes(command as HistoryCommand))
     return fail(
-      `unknown command "${command}" (commands: ${[...HISTORY_COMMANDS, 'db'].join(', ')})\n${historyUsage}\n${dbUsage}`,
+      `unknown command "${command}" (commands: ${[...HISTORY_COMMANDS, ...ownCommands].join(', ')})\n${historyUsage}\n${dbUsage}\n${forkCacheUsage}`,
       2,
     );
   const dbCommand = command === 'db' ? DB_COMMANDS[commandArgs[0] ?? ''] : undefined;
@@ -93,6 +95,10 @@ export async function runCli(
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig({ flags: flagsToSettings(values), env, configFile: values.config as string | undefined });
+    if (command === 'fork-cache') {
+      const result = await runForkCacheCommand(config.forkRequests.cache, commandArgs, io.stdout);
+      return result.error === undefined ? { exitCode: result.exitCode } : fail(result.error, result.exitCode);
+    }
     await checkListenHosts(config);
     ensureDatadir(config.datadir);
   } catch (err) {
@@ -166,7 +172,8 @@ export async function runCli(
   // (`svc-node | jq`), else nowhere. Without a terminal the dev accounts still show, addresses only: log lines end
   // up in collectors, and no log line carries a key (operating.md); the README names the keys' well-known mnemonic.
   const isDev = config.network === 'dev';
-  if (isDev) log.info('dev accounts', { addresses: DEV_ACCOUNTS.map((a) => a.address) });
+  const devAccounts = services.devAccounts;
+  if (isDev) log.info('dev accounts', { addresses: devAccounts.map((a) => a.address) });
   const exposure = rpcExposure(config);
   if (exposure !== undefined) {
     const by = exposure.cors === '*' ? 'to any web page (CORS "*")' : 'to other machines';
@@ -193,7 +200,7 @@ export async function runCli(
         datadir: config.datadir,
         ...(peers !== undefined ? { enode: peers.enode } : {}),
         // Only the dev chain has them; a private key printed for a real network would be a defect.
-        ...(isDev ? { devAccounts: DEV_ACCOUNTS } : {}),
+        ...(isDev ? { devAccounts, mnemonic: config.dev.mnemonic } : {}),
       }),
     );
   }

@@ -16,6 +16,9 @@ export const parseOptions: ParseArgsConfig['options'] = {
   ...Object.fromEntries(
     flagSettings.map((s) => [s.flag!, { type: s.kind === 'bool' ? 'boolean' : 'string' }] as const),
   ),
+  ...Object.fromEntries(
+    flagSettings.flatMap((s) => (s.aliases ?? []).map((alias) => [alias, { type: 'string' }] as const)),
+  ),
   // Boolean flags also come negated (`--no-mine`), since a default of true must be switchable off from the command line.
   ...Object.fromEntries(
     flagSettings.filter((s) => s.kind === 'bool').map((s) => [`no-${s.flag!}`, { type: 'boolean' }] as const),
@@ -44,7 +47,9 @@ export function joinNegativeValues(argv: readonly string[]): string[] {
 export function flagsToSettings(values: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const s of flagSettings) {
+    const alias = s.aliases?.find((a) => values[a] !== undefined);
     if (values[s.flag!] !== undefined) out[s.key] = values[s.flag!];
+    else if (alias !== undefined) out[s.key] = values[alias];
     else if (s.kind === 'bool' && values[`no-${s.flag!}`] === true) out[s.key] = false;
   }
   return out;

@@ -58,7 +58,7 @@ function flagOf(s: KeyedSetting): string {
   if (s.kind === 'bool') return `--${s.flag}, --no-${s.flag}`;
   const value =
     s.placeholder ?? (s.values ? `<${s.values.join('|')}>` : s.max === 65535 ? '<port>' : placeholder[s.kind]!);
-  return `--${s.flag} ${value}`;
+  return [s.flag!, ...(s.aliases ?? [])].map((name) => `--${name}`).join(', ') + ` ${value}`;
 }
 
 const examples: ReadonlyArray<readonly [string, readonly string[]]> = [
@@ -96,6 +96,7 @@ export function helpText(all = false): string {
     '       svc-node [options] import <file>…         history from era1 files or RLP streams (.gz too)',
     '       svc-node [options] export <file> [a] [b]  blocks a..b as an RLP stream (.gz: gzipped)',
     "       svc-node [options] db stats [--json]      the datadir's size by table (offline)",
+    '       svc-node [options] fork-cache [clear]     the fork cache by chain id and block; empty it',
     '',
     'Examples:',
     ...examples.flatMap(([what, commands]) => [...wrap(what, 2), ...commands.map((c) => `    ${c}`)]),
@@ -133,7 +134,7 @@ function reference(): string[] {
     for (const s of settings.filter((x) => x.group === group)) {
       const accepts = s.kind === 'int' || s.kind === 'duration' ? `; ${rangeText(s)}` : '';
       lines.push(
-        `  ${s.key}${s.flag !== undefined ? `  (--${s.flag})` : ''}`,
+        `  ${s.key}${s.flag !== undefined ? `  (${[s.flag, ...(s.aliases ?? [])].map((f) => `--${f}`).join(', ')})` : ''}`,
         ...wrap(`${envNameOf(s.key)}; default ${defaultText(s)}${accepts}`, 6),
         ...wrap(s.description, 6),
       );

@@ -11,10 +11,13 @@ import { ConfigError } from './config-error.js';
 import { devOutputOf, type DevOutputConfig } from './dev-output-config.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';
+import { type ForkConfig, type ForkRequestLimits, forkOf, forkRequestsOf } from './fork/fork-config.js';
+import { devConfigOf, type DevConfig } from './dev-config.js';
 
 export { ConfigError } from './config-error.js';
 export type { ConfigSources } from './settings/read.js';
 export { defaultApis } from './settings/rpc.js';
+export type { ForkCacheConfig, ForkConfig, ForkRequestLimits } from './fork/fork-config.js';
 
 export interface CertificateConfig {
   readonly keystorePath: string;
@@ -95,23 +98,6 @@ export interface AuthConfig {
   readonly apiKeysFile?: string;
 }
 
-/** How hard a fork may ask its upstream (fork.*): for `--fork-url` and for anvil_reset onto a fork alike. */
-export interface ForkRequestLimits {
-  readonly retries: number;
-  readonly requestsPerSecond: number;
-  readonly concurrency: number;
-  readonly timeoutMs: number;
-  /** The largest upstream answer read; a larger one is cut off as it streams in and fails its request. */
-  readonly maxResponseBytes: number;
-}
-
-/** Fork mode (`--fork-url`): where the state comes from and how hard the node may ask. */
-export interface ForkConfig extends ForkRequestLimits {
-  readonly url: string;
-  /** undefined = the upstream's head minus a few, read when the fork datadir is created. */
-  readonly block?: bigint;
-}
-
 export interface NodeConfig {
   readonly network: NetworkName;
   readonly forkOverrides: ForkOverrides; // override.<fork>: moved (null: unscheduled), order checked
@@ -119,6 +105,8 @@ export interface NodeConfig {
   readonly fork?: ForkConfig;
   /** The upstream request limits, also for a fork anvil_reset starts on a node started without one. */
   readonly forkRequests: ForkRequestLimits;
+  /** Anvil's dev flags (`dev.*`): the test accounts, interval mining, the state file, the pool's order. */
+  readonly dev: DevConfig;
   /** Bounds of the engine's in-memory caches and LevelDB's cache and write buffer (`cache.*`, `db.*`). */
   readonly caches: CacheLimits;
   /** `db.write-behind`: blocks are answered once they are the in-memory head, their writes queued in order. */
@@ -311,6 +299,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
     forkOverrides: forkOverridesOf(get, network, checkpointing),
     ...(fork !== undefined ? { fork } : {}),
     forkRequests: forkRequestsOf(get),
+    dev: devConfigOf(get, network),
     caches,
     writeBehind: get('db.write-behind'),
     exec: {
@@ -470,31 +459,4 @@ export function resolveApis(requested: readonly string[], testmode: boolean, net
     enabled.add('debug');
   }
   return namespaces.filter((ns) => enabled.has(ns));
-}
-
-function forkOf(get: ReturnType<typeof readSettings>['get'], network: NetworkName): ForkConfig | undefined {
-  const url = get('fork.url');
-  const block = get('fork.block');
-  if (url === undefined) {
-    if (block !== undefined) throw new ConfigError('fork.block (--fork-block) needs fork.url (--fork-url)');
-    return undefined;
-  }
-  if (network !== 'dev')
-    throw new ConfigError(`fork.url is for the dev network only: a fork is a local dev chain, not ${network} itself`);
-  if (!/^https?:\/\//.test(url)) throw new ConfigError(`fork.url must be an http(s) JSON-RPC URL, got "${url}"`);
-  return {
-    url,
-    ...(block !== undefined ? { block: BigInt(block) } : {}),
-    ...forkRequestsOf(get),
-  };
-}
-
-function forkRequestsOf(get: ReturnType<typeof readSettings>['get']): ForkRequestLimits {
-  return {
-    retries: get('fork.retries'),
-    requestsPerSecond: get('fork.requests-per-second'),
-    concurrency: get('fork.concurrency'),
-    timeoutMs: get('fork.timeout'),
-    maxResponseBytes: get('fork.max-response-bytes'),
-  };
 }

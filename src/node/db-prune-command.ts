@@ -3,11 +3,12 @@
  * is opened in full mode with no automatic cycles (no RPC server, no peers), one whole cycle runs unsliced with a
  * progress line, and the mode stays recorded as full. A node holding the datadir makes it refuse (LevelDB's lock).
  */
-import { ChainEngine, DatabaseLockedError } from '../chain/index.js';
+import { ChainEngine, DatabaseLockedError, PRUNED_DATADIR_MESSAGE } from '../chain/index.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { SvcNode } from './node.js';
 import type { DbCommandResult } from './db-stats-command.js';
-import { engineOptionsOf } from './services.js';
+import { checkDatadirSchedule } from './fork-schedule.js';
+import { builtInNetworkOf, engineOptionsOf } from './services.js';
 
 export const dbUsage = 'usage: svc-node [options] db prune   (turns an archive datadir into a pruned one, offline)';
 
@@ -19,6 +20,12 @@ export async function runDbPrune(node: SvcNode, args: readonly string[]): Promis
   if (config.fork !== undefined || config.testmode)
     return { exitCode: 2, error: 'db prune: fork and test chains keep every state' };
   const base = engineOptionsOf(node);
+  try {
+    await checkScheduleBeforePruning(node);
+  } catch (err) {
+    const message = err instanceof DatabaseLockedError ? lockedDatadirMessage(config.datadir) : messageOf(err);
+    return { exitCode: 1, error: `cannot open the chain: ${message}` };
+  }
   let engine: ChainEngine;
   try {
     engine = await ChainEngine.open({
@@ -52,6 +59,30 @@ export async function runDbPrune(node: SvcNode, args: readonly string[]): Promis
   } finally {
     await engine.close();
     removePidFile(config.datadir);
+  }
+}
+
+/**
+ * Pruning runs no block, but it would keep the states of a chain the given schedule calls invalid: refused as a start
+ * is, with its message. Checked on a chain opened as it is stored, before the full-mode open that records the datadir
+ * as pruned: a refusal leaves the datadir as it found it.
+ */
+async function checkScheduleBeforePruning(node: SvcNode): Promise<void> {
+  const base = engineOptionsOf(node);
+  const quiet = { ...base, pruning: { ...base.pruning, automatic: false } };
+  let engine: ChainEngine;
+  try {
+    engine = await ChainEngine.open({ ...quiet, retention: { ...node.config.state, mode: 'archive' } });
+  } catch (err) {
+    // Pruned before: opening it in full mode changes nothing in it.
+    if ((err as Error).message !== PRUNED_DATADIR_MESSAGE) throw err;
+    engine = await ChainEngine.open({ ...quiet, retention: { ...node.config.state, mode: 'full' } });
+  }
+  try {
+    const head = engine.chain.getHead().header.number;
+    checkDatadirSchedule(node.config.datadir, builtInNetworkOf(node.config).forks, engine.definition, head, false);
+  } finally {
+    await engine.close();
   }
 }
 

@@ -64,14 +64,22 @@ function refusal(moved: readonly MovedFork[], head: bigint, builtIn: EtcForkSche
 }
 
 /**
- * Refuses (throws) when `def`'s schedule moves a fork a chain at `head` in `datadir` already passed; else records the
- * schedule as the one the datadir is built with. Block 0 alone is not "passed": the genesis runs no rules.
+ * Refuses (throws) when `def`'s schedule moves a fork a chain at `head` in `datadir` already passed; else, with
+ * `record` (a start, an import: what runs blocks from now on), records the schedule as the one the datadir is built
+ * with. Export and prune run no block, so they check without recording. Block 0 alone is not "passed": the genesis
+ * runs no rules.
  */
-export function checkDatadirSchedule(datadir: string, builtIn: EtcForkSchedule, def: NetworkDefinition, head: bigint) {
+export function checkDatadirSchedule(
+  datadir: string,
+  builtIn: EtcForkSchedule,
+  def: NetworkDefinition,
+  head: bigint,
+  record = true,
+) {
   const built = (readBuiltSchedule(datadir) ?? builtIn) as EtcForkSchedule;
   const moved = head === 0n ? [] : movedForksPassed(built, def.forks, head);
   if (moved.length > 0) throw new ForkScheduleMismatchError(refusal(moved, head, builtIn));
-  writeBuiltSchedule(datadir, def.forks);
+  if (record) writeBuiltSchedule(datadir, def.forks);
 }
 
 /** One line per fork still ahead of `head`, "(override)" on those an override moved: the schedule the node will follow. */

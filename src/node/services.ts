@@ -12,8 +12,12 @@ import {
   etcEngineRules,
   devWithCheckpointing,
   getNetwork,
-  DEV_ACCOUNTS,
+  type DevAccount,
+  devAccountsOf,
+  devControlsOf,
+  devWithAccounts,
   DatabaseLockedError,
+  type ForkUpstream,
   type NetworkName,
   type NetworkDefinition,
   withForkOverrides,
@@ -23,9 +27,11 @@ import { logChainActivity } from './chain-activity-log.js';
 import { minedConsoleLines } from './console-output.js';
 import { printTraces } from './print-traces.js';
 import { logPoolDrops } from './pool-drop-log.js';
+import { openDevStateFile, type DevStateFile } from './dev-state-file.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
 import type { ForkConfig, NodeConfig } from './config.js';
-import { type UpstreamClient, upstreamClientFor } from './fork/upstream-client.js';
+import { upstreamClientFor } from './fork/upstream-client.js';
+import { cachedUpstreamOf } from './fork/cached-upstream.js';
 import { forkNetworkOf } from './fork/upstream-network.js';
 import type { SvcNode } from './node.js';
 import type { PeerService } from '../p2p/index.js';
@@ -33,6 +39,8 @@ import type { PeerService } from '../p2p/index.js';
 export interface NodeServices {
   readonly engine: ChainEngine;
   readonly accounts: AccountManager;
+  /** The dev chain's funded test accounts (`--accounts`, `--mnemonic`); none on mordor and etc. */
+  readonly devAccounts: readonly DevAccount[];
   /**
    * Starts devp2p peering when the configuration turns it on (a no-op otherwise). Separate from opening, so that the
    * RPC server can listen first: the first answer does not wait for the p2p modules to load and the port to open.
@@ -46,7 +54,20 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const { config, log } = node;
   const fork: Partial<Awaited<ReturnType<typeof forkOptionsOf>>> =
     config.fork === undefined ? {} : await forkOptionsOf(config.fork, config.datadir);
-  const engine = await ChainEngine.open({ ...engineOptionsOf(node), ...fork }).catch((err: unknown) => {
+  const devAccounts = config.network === 'dev' ? await testAccountsOf(config) : [];
+  const network = config.dev.customAccounts
+    ? {
+        network: withForkOverrides(
+          devWithAccounts(
+            builtInNetworkOf(config),
+            devAccounts.map((a) => a.address),
+            config.dev.balanceWei,
+          ),
+          config.forkOverrides,
+        ),
+      }
+    : {};
+  const engine = await ChainEngine.open({ ...engineOptionsOf(node), ...network, ...fork }).catch((err: unknown) => {
     throw err instanceof DatabaseLockedError ? new Error(lockedDatadirMessage(config.datadir), { cause: err }) : err;
   });
   // Before anything runs on the chain: a moved fork it already passed would leave blocks executed under other rules.
@@ -63,6 +84,16 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   writePidFile(config.datadir);
   engine.miner.on('failure', (err: Error) => log.warn('mining failed', { error: err.message }));
   if (config.mining.enabled) engine.miner.start();
+  let stateFile: DevStateFile | undefined;
+  try {
+    // Anvil's --block-time: automine off, a block on a timer, from the first moment.
+    if (config.dev.blockTimeMs > 0) await devControlsOf(engine).setIntervalMining(config.dev.blockTimeMs / 1000);
+    stateFile = await openDevStateFile(engine, config.dev, log);
+  } catch (err) {
+    await engine.close();
+    removePidFile(config.datadir);
+    throw err;
+  }
   const accounts = new AccountManager({
     keystoreDir: keystoreDirOf(config.datadir),
     minPassphraseLength: config.keystore.minimalPassphraseLength,
@@ -71,7 +102,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   });
   // The dev chain's prefunded test-mnemonic accounts are node-held and unlocked, as in other dev nodes.
   if (config.network === 'dev')
-    accounts.addNodeHeldKeys(DEV_ACCOUNTS.map((a) => hexToBytes(a.privateKey as `0x${string}`)));
+    accounts.addNodeHeldKeys(devAccounts.map((a) => hexToBytes(a.privateKey as `0x${string}`)));
   node.attachEngine(engine);
   node.attachAccounts(accounts);
   // Blocks, reorgs and the pool's size at info. It follows the engine opened here: test mode's swapped-in chains
@@ -144,9 +175,12 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   return {
     engine,
     accounts,
+    devAccounts,
     startPeers,
     async close() {
       await peers?.close();
+      // Before the engine closes, after the RPC server did: the state the last request left.
+      await stateFile?.close();
       accounts.lockAll();
       // test_setChainParams may have put another engine in place of this one (and closed this one then).
       await (node.engine ?? engine).close();
@@ -169,7 +203,11 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     dataDir: config.datadir,
     network: withForkOverrides(builtInNetworkOf(config), config.forkOverrides),
     seal: config.mining.seal,
-    pool: { maxSize: config.txpool.size, queuedLifetimeMs: config.txpool.transactionTimeoutMs },
+    pool: {
+      maxSize: config.txpool.size,
+      queuedLifetimeMs: config.txpool.transactionTimeoutMs,
+      order: config.dev.order,
+    },
     caches: config.caches,
     writeBehind: config.writeBehind,
     callWorkers: { workers: config.exec.workers, maxQueued: config.exec.maxQueued },
@@ -199,6 +237,15 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
   };
 }
 
+/** The test accounts `dev.mnemonic` and `dev.accounts` name, or a start-up error naming the setting. */
+async function testAccountsOf(config: NodeConfig): Promise<readonly DevAccount[]> {
+  try {
+    return await devAccountsOf(config.dev.mnemonic, config.dev.accounts);
+  } catch (err) {
+    throw new Error(`dev.mnemonic (--mnemonic): ${(err as Error).message}`);
+  }
+}
+
 /** The network as this release defines it, before `override.<fork>`. */
 export function builtInNetworkOf(config: NodeConfig): NetworkDefinition {
   return config.checkpointing ? devWithCheckpointing : getNetwork(config.network);
@@ -208,9 +255,10 @@ export function builtInNetworkOf(config: NodeConfig): NetworkDefinition {
 async function forkOptionsOf(
   config: ForkConfig,
   datadir: string,
-): Promise<{ network: NetworkName; fork: UpstreamClient }> {
+): Promise<{ network: NetworkName; fork: ForkUpstream }> {
   const upstream = upstreamClientFor(config);
-  return { network: await forkNetworkOf(datadir, upstream), fork: upstream };
+  const record = await forkNetworkOf(datadir, upstream);
+  return { network: record.network, fork: cachedUpstreamOf(upstream, record, config.cache) };
 }
 
 function discoveryOptionsOf(p2p: NodeConfig['p2p']) {

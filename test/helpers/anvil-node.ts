@@ -25,14 +25,25 @@ export interface AnvilNode {
   stop(): Promise<void>;
 }
 
-export async function startAnvil(opts: { readonly hardfork?: string; readonly args?: readonly string[] } = {}) {
+export async function startAnvil(
+  opts: { readonly hardfork?: string; readonly args?: readonly string[]; readonly mnemonic?: string } = {},
+) {
   const anvil = foundryBinary('anvil');
   if (anvil === undefined) throw new Error('anvil is not installed (@foundry-rs/anvil has no binary here)');
   const port = await freePort();
   const child = spawn(
     anvil,
     [
-      ...['--host', '127.0.0.1', '--port', String(port), '--chain-id', '1337', '--mnemonic', DEV_MNEMONIC],
+      ...[
+        '--host',
+        '127.0.0.1',
+        '--port',
+        String(port),
+        '--chain-id',
+        '1337',
+        '--mnemonic',
+        opts.mnemonic ?? DEV_MNEMONIC,
+      ],
       ...(opts.hardfork === undefined ? [] : ['--hardfork', opts.hardfork]),
       '--silent',
       ...(opts.args ?? []),

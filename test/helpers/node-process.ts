@@ -79,7 +79,9 @@ export async function startNode(options: StartNodeOptions = {}): Promise<NodePro
   // One Ethash cache for every test node (epoch 0, built once instead of ~2.5 s CPU per node start).
   if (!args.includes('--ethash.cachedir')) args.push('--ethash.cachedir', join(tmpdir(), 'svc-node-test-ethash'));
 
-  const child = spawnMain(args, options.env, options.code);
+  // Each node its own fork cache unless the test shares one: ~/.cache would carry answers from run to run.
+  const env = { SVC_NODE_FORK_CACHE_DIR: join(datadir, 'fork-cache'), ...options.env };
+  const child = spawnMain(args, env, options.code);
   const logs: Array<Record<string, unknown>> = [];
   let stderr = '';
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -28,7 +28,7 @@ describe('svc-node --help', () => {
       'RPC server:',
       'Peer-to-peer:',
       'Mining:',
-      'Dev node output:',
+      "Dev chain (Anvil's flags):",
       'Accounts:',
       'Execution:',
     ]);

@@ -220,6 +220,33 @@ describe('Otterscan API against Anvil', () => {
     expect(first.txs.map((t: Json) => t.hash)).toEqual([svcHashes[1], svcHashes[0]]);
   });
 
+  it('ots_searchTransactions finds contracts reached only by internal calls, and created ones their creation, as Anvil does', async () => {
+    const hashes = (page: Json) => page.txs.map((t: Json) => t.hash);
+    const [store, reverter, loop] = [contractAt(0), contractAt(1), contractAt(2)];
+    // Block 6 on: each of the three is called directly; before it, only its deployment and the driver's calls reach it.
+    for (const address of [store, reverter, loop]) {
+      const [ours, theirs] = await both('ots_searchTransactionsBefore', [address, 6, 25]);
+      expect(hashes(ours), address).toEqual(hashes(theirs));
+    }
+    const reached = await call<Json>(svc.url, 'ots_searchTransactionsBefore', [store, 6, 25]);
+    expect(hashes(reached)).toEqual([svcHashes[4], svcHashes[0]]);
+    const after = await call<Json>(svc.url, 'ots_searchTransactionsAfter', [reverter, 0, 2]);
+    expect(hashes(after)).toEqual([svcHashes[4], svcHashes[1]]);
+    // The driver's CREATE and CREATE2 children: their one transaction is the one that created them.
+    for (const child of await driverChildren()) {
+      const [ours, theirs] = await both('ots_searchTransactionsBefore', [child, 0, 25]);
+      expect(hashes(ours), child).toEqual([svcHashes[4]]);
+      expect(hashes(theirs), child).toEqual([svcHashes[4]]);
+    }
+    // svc_getAccountTransactions reads the same index: the store's deployment, the driver's calls, its own call.
+    const listed = await call<Json>(svc.url, 'svc_getAccountTransactions', [store, '0x1', '0x6']);
+    expect(listed.transactions.map((t: Json) => [t.hash, t.isOutgoing])).toEqual([
+      [svcHashes[5], false],
+      [svcHashes[4], false],
+      [svcHashes[0], false],
+    ]);
+  });
+
   it('answers -32602 for a page size over the cap', async () => {
     const err = await call(svc.url, 'ots_searchTransactionsBefore', [ACCOUNT0, 0, 5000]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RpcCallError);

@@ -19,6 +19,7 @@ export {
   type ScryptParams,
 } from './keystore-v3.js';
 export { addressOfPrivateKey } from './keys.js';
+export { devAccountsOf } from './mnemonic.js';
 export { signTypedData, typedDataHash, type TypedDataPayload } from './typed-data.js';
 export {
   personalMessageHash,

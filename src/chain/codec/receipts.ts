@@ -34,6 +34,11 @@ export interface TxReceipt {
   readonly from: Uint8Array;
   /** Address of the contract a creation transaction deployed (also set when the creation failed). */
   readonly contractAddress?: Uint8Array;
+  /**
+   * Accounts the execution reached below the top-level call (exec/reached-addresses.ts), for the address index of
+   * the block's batch; not part of the stored receipt.
+   */
+  readonly reached?: readonly Uint8Array[];
 }
 
 type LogTuple = [Uint8Array, Uint8Array[], Uint8Array];

@@ -16,6 +16,7 @@ import type { RewardCredit } from '../rules/engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
 import { callDeadlineInstalled } from './call-deadline.js';
+import { reachedAddressesInstalled, takeReached, watchReached } from './reached-addresses.js';
 import { creditRewards } from './credit-rewards.js';
 import type { FlatChanges } from '../db/flat-changes.js';
 import { FlatState, flatStateOver } from './flat-state.js';
@@ -146,7 +147,7 @@ export class BlockRunner {
       console: watch,
       ancestors: this.input.ancestors,
       // The interpreter's wrappers in place first (call-deadline.ts also runs await-free steps without a promise).
-      vm: Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled]).then(async () => {
+      vm: Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled, reachedAddressesInstalled]).then(async () => {
         const vm = await createVM({
           // A fresh shallow copy: the EVM subscribes to the Common's events, which must not pile up on the shared one.
           common: this.input.common.copy(),
@@ -196,19 +197,19 @@ export class BlockRunner {
     if (transfer !== undefined) return this.record(tx, transfer.gasUsed, transfer.sender.bytes);
     await this.transfers?.flush();
     let result: Awaited<ReturnType<typeof runTx>>;
-    let vm: VM | undefined;
+    let reached: Uint8Array[];
+    const vm = await this.vmOnce();
     try {
-      const current = await this.vmOnce();
-      vm = current;
-      const run = () => runTx(current, { tx, block: this.input.envBlock, blockGasUsed: this.gasUsed });
+      const run = () => runTx(vm, { tx, block: this.input.envBlock, blockGasUsed: this.gasUsed });
       // The dev chain's impersonated senders skip EIP-3607 (impersonated-run.ts), as Anvil's do.
       const impersonated = impersonatedSenderOf(tx);
-      result = await (impersonated === undefined
-        ? run()
-        : withoutSenderCodeCheck(current.stateManager, impersonated, run));
+      watchReached(vm.evm);
+      result = await (impersonated === undefined ? run() : withoutSenderCodeCheck(vm.stateManager, impersonated, run));
     } catch (err) {
-      if (vm !== undefined && this.input.console === true) dropConsole(vm.evm);
+      if (this.input.console === true) dropConsole(vm.evm);
       return { ok: false, reason: reasonOf(err) };
+    } finally {
+      reached = takeReached(vm.evm);
     }
     this.gasUsed += result.totalGasSpent;
     const r = result.receipt;
@@ -221,9 +222,10 @@ export class BlockRunner {
       logsBloom: r.bitvector,
       from: tx.getSenderAddress().bytes,
       ...(result.createdAddress !== undefined ? { contractAddress: result.createdAddress.bytes } : {}),
+      ...(reached.length > 0 ? { reached } : {}),
     };
     this.receipts.push(receipt);
-    const lines = this.input.console === true && vm !== undefined ? takeConsole(vm.evm) : undefined;
+    const lines = this.input.console === true ? takeConsole(vm.evm) : undefined;
     return lines === undefined ? { ok: true, receipt } : { ok: true, receipt, console: lines };
   }
 

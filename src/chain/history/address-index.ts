@@ -5,7 +5,10 @@
  * Keys (table tag 'A', beside the chain tables of src/chain/db/keys.ts and the log index 'L'), empty values:
  *
  *   'A' address20 number8 blockHash32 txIndex4     the transaction at txIndex of that block has the
- *                                                  address as its sender or its recipient
+ *                                                  address as its sender or its recipient, created it, or
+ *                                                  reached it by an internal call, a value transfer or a
+ *                                                  SELFDESTRUCT (blocks executed here; a history file's
+ *                                                  blocks list senders, recipients and creations)
  *
  * Like the log index, entries are written for every stored block (canonical or not) in the block's own
  * batch, are keyed by block hash and never change: a reorganisation needs no index work, and readers
@@ -25,9 +28,14 @@ export interface AddressIndexableBlock {
   readonly transactions: readonly { readonly to?: { readonly bytes: Uint8Array } | undefined }[];
 }
 
-/** What the index needs of a receipt: the sender the execution recovered (TxReceipt satisfies it). */
+/**
+ * What the index needs of a receipt: the sender the execution recovered, the contract a creation deployed, and the
+ * accounts internal calls reached when the block was executed here (TxReceipt satisfies it).
+ */
 export interface SenderReceipt {
   readonly from: Uint8Array;
+  readonly contractAddress?: Uint8Array;
+  readonly reached?: readonly Uint8Array[];
 }
 
 /** Ordered key reads on the chain database (`Blockchain.logIndex` satisfies it). */
@@ -66,11 +74,20 @@ export function addressIndexWrites(block: AddressIndexableBlock, receipts: reado
   const number = block.header.number;
   const ops: WriteOp[] = [];
   block.transactions.forEach((tx, index) => {
-    const from = receipts[index].from;
+    const receipt = receipts[index];
+    const from = receipt.from;
     ops.push({ type: 'put', key: keyOf(from, number, hash, index), value: EMPTY });
     const to = tx.to?.bytes;
     if (to !== undefined && Buffer.compare(to, from) !== 0)
       ops.push({ type: 'put', key: keyOf(to, number, hash, index), value: EMPTY });
+    const created = to === undefined ? receipt.contractAddress : undefined;
+    if (created !== undefined) ops.push({ type: 'put', key: keyOf(created, number, hash, index), value: EMPTY });
+    for (const address of receipt.reached ?? []) {
+      // Each account once per transaction: the sender, recipient and creation are already there.
+      if (Buffer.compare(address, from) === 0 || (to !== undefined && Buffer.compare(address, to) === 0)) continue;
+      if (created !== undefined && Buffer.compare(address, created) === 0) continue;
+      ops.push({ type: 'put', key: keyOf(address, number, hash, index), value: EMPTY });
+    }
   });
   return ops;
 }

@@ -87,3 +87,21 @@ export const DEV_CHECKPOINTING: CheckpointingDefinition = {
 
 /** The dev network with checkpointing on: same genesis, but every header from block 1 has the 16th field. */
 export const devWithCheckpointing: NetworkDefinition = { ...dev, checkpointing: DEV_CHECKPOINTING };
+
+/**
+ * `def` with another set of funded test accounts at genesis (`--accounts`, `--balance`, `--mnemonic`): another
+ * genesis state, so another chain, which the datadir's stored genesis then tells apart from the default one.
+ */
+export function devWithAccounts(
+  def: NetworkDefinition,
+  addresses: readonly string[],
+  balance: bigint,
+): NetworkDefinition {
+  return {
+    ...def,
+    genesis: {
+      ...def.genesis,
+      loadAlloc: async () => addresses.map((a) => ({ address: hexToBytes(a as `0x${string}`), balance })),
+    },
+  };
+}

@@ -10,6 +10,7 @@ export {
   DEV_FEDERATION_ACCOUNTS,
   DEV_GAS_LIMIT,
   DEV_MINIMUM_DIFFICULTY,
+  devWithAccounts,
   devWithCheckpointing,
 } from './dev.js';
 export { mordor } from './mordor.js';

@@ -6,6 +6,7 @@
  * It works on a snapshot taken at creation, so the pool may change while a block is assembled.
  */
 import { BinaryHeap } from './binary-heap.js';
+import type { PoolOrder } from './options.js';
 import type { PooledTx } from './pooled-tx.js';
 
 interface SenderRun {
@@ -24,10 +25,14 @@ function pricedBefore(a: SenderRun, b: SenderRun): boolean {
   return x.seq < y.seq;
 }
 
-export class ExecutableTxCursor implements Iterable<PooledTx> {
-  private readonly heap = new BinaryHeap<SenderRun>(pricedBefore);
+/** `--order fifo`: the transaction that reached the pool first, whatever it pays. */
+const arrivedBefore = (a: SenderRun, b: SenderRun): boolean => runHead(a).seq < runHead(b).seq;
 
-  constructor(pendingBySender: Iterable<readonly PooledTx[]>) {
+export class ExecutableTxCursor implements Iterable<PooledTx> {
+  private readonly heap: BinaryHeap<SenderRun>;
+
+  constructor(pendingBySender: Iterable<readonly PooledTx[]>, order: PoolOrder = 'fees') {
+    this.heap = new BinaryHeap<SenderRun>(order === 'fifo' ? arrivedBefore : pricedBefore);
     for (const txs of pendingBySender) if (txs.length > 0) this.heap.push({ txs, index: 0 });
   }
 

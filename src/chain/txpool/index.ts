@@ -13,7 +13,13 @@ export {
   type TxRejectionReason,
   type TxRejectionDetails,
 } from './errors.js';
-export { resolvePoolOptions, type TxPoolOptions, type ResolvedPoolOptions } from './options.js';
+export {
+  POOL_ORDERS,
+  resolvePoolOptions,
+  type PoolOrder,
+  type TxPoolOptions,
+  type ResolvedPoolOptions,
+} from './options.js';
 export { ExecutableTxCursor } from './executable-cursor.js';
 export { decodePoolTransaction, recoverSender, type PoolTransaction, type DecodeRules } from './decode.js';
 export { SenderRecovery, type SenderRecoveryCounts, type SenderRecoveryOptions } from './sender-recovery.js';

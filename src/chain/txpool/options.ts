@@ -1,5 +1,9 @@
 import type { SenderRecoveryOptions } from './sender-recovery.js';
 
+/** The order a block takes executable transactions in: highest gas price first, or first come first served. */
+export const POOL_ORDERS = ['fees', 'fifo'] as const;
+export type PoolOrder = (typeof POOL_ORDERS)[number];
+
 /** Tunables of the transaction pool. Every field is optional; `resolvePoolOptions` fills the defaults. */
 export interface TxPoolOptions {
   /** Most transactions held (pending + queued). Default 1000 (the product's `txPool.tx-pool-size`). */
@@ -19,6 +23,8 @@ export interface TxPoolOptions {
   allowUnprotected?: boolean;
   /** Largest encoded transaction accepted, in bytes. Default 131,072 (128 KiB, as geth). */
   maxTxBytes?: number;
+  /** The order block assembly walks the pool in. Default `fees`. */
+  order?: PoolOrder;
   /** Clock in ms, for tests. Default `Date.now`. */
   now?: () => number;
   /** Where senders are recovered (a worker thread by default) and whom to tell if the worker fails. */
@@ -36,6 +42,7 @@ export function resolvePoolOptions(options: TxPoolOptions = {}): ResolvedPoolOpt
     priceBumpPercent: options.priceBumpPercent ?? 10,
     allowUnprotected: options.allowUnprotected ?? false,
     maxTxBytes: options.maxTxBytes ?? 128 * 1024,
+    order: options.order ?? 'fees',
     now: options.now ?? Date.now,
     senderRecovery: options.senderRecovery ?? {},
   };

@@ -254,9 +254,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     return out;
   }
 
-  /** A cursor over the executable transactions in price-then-nonce order, for block assembly. */
+  /** A cursor over the executable transactions in price-then-nonce order (or arrival order), for block assembly. */
   executable(): ExecutableTxCursor {
-    return new ExecutableTxCursor(this.pendingBySender().values());
+    return new ExecutableTxCursor(this.pendingBySender().values(), this.options.order);
   }
 
   /**

@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 
@@ -14,8 +16,16 @@ describe('fork settings', () => {
       concurrency: 8,
       timeoutMs: 15_000,
       maxResponseBytes: 32 * 1024 * 1024,
+      cache: { dir: join(homedir(), '.cache', 'svc-node', 'fork'), maxBytes: 2 * 1024 ** 3 },
     });
     expect(load({}).fork).toBeUndefined();
+  });
+
+  it('keep the fork cache under XDG_CACHE_HOME when it is set, or where fork.cache-dir says', () => {
+    const env = { XDG_CACHE_HOME: '/var/cache/me' };
+    expect(loadConfig({ flags: {}, env }).forkRequests.cache.dir).toBe('/var/cache/me/svc-node/fork');
+    const flags = { 'fork.cache-dir': '/tmp/forks', 'fork.cache-size': 0 };
+    expect(loadConfig({ flags, env }).forkRequests.cache).toEqual({ dir: '/tmp/forks', maxBytes: 0 });
   });
 
   it('are refused off dev, with a proof-of-work seal, without a URL or with a URL that is not http', () => {

@@ -15,6 +15,7 @@ import type { SvcNode } from '../node.js';
 import { engineOptionsOf } from '../services.js';
 import { UpstreamClient, upstreamClientFor } from './upstream-client.js';
 import { forkNetworkOf } from './upstream-network.js';
+import { cachedUpstreamOf } from './cached-upstream.js';
 
 /** What a reset forks: the upstream's JSON-RPC URL and, optionally, the block to pin. */
 export interface ForkTarget {
@@ -91,13 +92,16 @@ export class ForkSwitcher {
               url: target.url,
               ...(target.block !== undefined ? { block: target.block } : {}),
             });
-      if (upstream !== undefined) network = await forkNetworkOf(dir, upstream);
+      const record = upstream === undefined ? undefined : await forkNetworkOf(dir, upstream);
+      if (record !== undefined) network = record.network;
       engine = await ChainEngine.open({
         ...engineOptionsOf(node),
         dataDir: dir,
         network,
         // A fork is sealed instantly whatever the node's own chain uses (config.ts refuses --fork-url with ethash).
-        ...(upstream !== undefined ? { fork: upstream, seal: 'instant' as const } : {}),
+        ...(upstream !== undefined && record !== undefined
+          ? { fork: cachedUpstreamOf(upstream, record, config.forkRequests.cache), seal: 'instant' as const }
+          : {}),
         powCacheDir: join(config.datadir, 'ethash'),
       });
       // A new fork's head is its base block.

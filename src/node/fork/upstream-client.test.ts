@@ -46,6 +46,7 @@ beforeEach(() => {
 const client = (overrides: Partial<ForkConfig> = {}) =>
   new UpstreamClient({
     url,
+    cache: { dir: '', maxBytes: 0 },
     retries: 2,
     requestsPerSecond: 1000,
     concurrency: 4,

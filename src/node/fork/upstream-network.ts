@@ -9,7 +9,7 @@ import { bytesToHex } from '@ethereumjs/util';
 import { getNetwork, type NetworkName, ForkUpstreamError } from '../../chain/index.js';
 import type { UpstreamClient } from './upstream-client.js';
 
-interface ForkRecord {
+export interface ForkRecord {
   readonly network: NetworkName;
   readonly chainId: string;
   readonly genesisHash: string;
@@ -17,10 +17,13 @@ interface ForkRecord {
 
 const NETWORK_BY_CHAIN_ID: Readonly<Record<string, NetworkName>> = { '61': 'etc', '63': 'mordor', '1337': 'dev' };
 
-/** The network the fork in `datadir` follows: recorded there, or read from the upstream and recorded. */
-export async function forkNetworkOf(datadir: string, upstream: UpstreamClient): Promise<NetworkName> {
+/**
+ * The network the fork in `datadir` follows, with the upstream's chain id and genesis hash (which name its fork
+ * cache): recorded there, or read from the upstream and recorded.
+ */
+export async function forkNetworkOf(datadir: string, upstream: UpstreamClient): Promise<ForkRecord> {
   const file = join(datadir, 'fork.json');
-  if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as ForkRecord).network;
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as ForkRecord;
   const chainId = BigInt(await upstream.call<string>('eth_chainId', []));
   const genesis = await upstream.call<{ hash: string } | null>('eth_getBlockByNumber', ['0x0', false]);
   const network = NETWORK_BY_CHAIN_ID[chainId.toString()];
@@ -39,5 +42,5 @@ export async function forkNetworkOf(datadir: string, upstream: UpstreamClient): 
   const record: ForkRecord = { network, chainId: chainId.toString(), genesisHash: genesis?.hash ?? '' };
   mkdirSync(datadir, { recursive: true });
   writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-  return network;
+  return record;
 }

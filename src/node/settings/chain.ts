@@ -1,7 +1,8 @@
 /** Which chain the node runs, where it keeps it, and how much it says: the settings everything else depends on. */
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { NETWORK_NAMES } from '../../chain/index.js';
+import { DEV_MNEMONIC, NETWORK_NAMES } from '../../chain/index.js';
 import { logLevels } from '../logger.js';
 import * as s from './setting.js';
 
@@ -23,13 +24,14 @@ export const chainSettings = {
     // Checkpointing changes every header from block 1, so it gets its own default directory (see Blockchain.open).
     // The instant-seal dev chain is another chain than the Ethash one (another genesis): its own directory too, so
     // `--seal ethash` keeps finding the Ethash dev chain where it always was.
-    default: ({ network, checkpointing, seal }) =>
+    // Other test accounts (--accounts, --balance, --mnemonic) make another genesis: a directory of their own too.
+    default: ({ network, checkpointing, seal, devGenesis }) =>
       join(
         homedir(),
         '.svc-node',
-        `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}`,
+        `${checkpointing ? 'dev-checkpointing' : network}${seal === 'instant' ? '-instant' : ''}${accountsSuffix(network, devGenesis)}`,
       ),
-    help: '~/.svc-node/<network>; dev: ~/.svc-node/dev-instant (--seal ethash: ~/.svc-node/dev; --checkpointing: dev-checkpointing[-instant])',
+    help: '~/.svc-node/<network>; dev: ~/.svc-node/dev-instant (--seal ethash: ~/.svc-node/dev; --checkpointing: dev-checkpointing[-instant]; other --accounts, --balance or --mnemonic: -accounts-<hash> added)',
     description: 'data directory (chain database, keystore, node key)',
   }),
   testmode: s.bool({
@@ -54,3 +56,12 @@ export const chainSettings = {
     description: 'how often the import and export commands log their progress line',
   }),
 };
+
+/** The test accounts of the defaults: the dev datadir's own. */
+const DEFAULT_DEV_GENESIS = [DEV_MNEMONIC, 10, '1000000'].join('\n');
+
+/** `-accounts-<hash>` for a dev chain with other test accounts than the default ten. */
+function accountsSuffix(network: string, devGenesis: string | undefined): string {
+  if (network !== 'dev' || devGenesis === undefined || devGenesis === DEFAULT_DEV_GENESIS) return '';
+  return `-accounts-${createHash('sha256').update(devGenesis).digest('hex').slice(0, 10)}`;
+}

@@ -20,7 +20,8 @@ export function rangeText(setting: Setting): string {
   const { min = 0, max } = setting;
   if (setting.kind === 'duration') {
     const upper = formatDuration(Math.min(max ?? MAX_DURATION_MS, MAX_DURATION_MS));
-    return `a duration from ${formatDuration(min)} to ${upper} (ms, or "100ms", "10s", "30m", "2h")`;
+    const bare = setting.bareSeconds === true ? 'seconds' : 'ms';
+    return `a duration from ${formatDuration(min)} to ${upper} (${bare}, or "100ms", "10s", "30m", "2h")`;
   }
   if (max !== undefined) return `an integer from ${min} to ${max}`;
   return min === 0 ? 'a non-negative integer' : `an integer of at least ${min}`;
@@ -61,8 +62,17 @@ export function coerce(key: string, setting: Setting, { value, source }: Raw): V
       return /^\d+$/.test(t) ? BigInt(t).toString() : fail(BLOCK);
     }
     case 'duration': {
-      // A bare number from the environment or a flag is milliseconds, as it is in the config file.
-      const ms = typeof value === 'number' ? value : typeof value === 'string' ? parseDuration(value) : undefined;
+      // A bare number from the environment or a flag is milliseconds, as it is in the config file (seconds where
+      // the setting copies a flag that counts them).
+      const bare = setting.bareSeconds === true ? 1000 : 1;
+      const ms =
+        typeof value === 'number'
+          ? value * bare
+          : typeof value === 'string'
+            ? /^\s*\d+(\.\d+)?\s*$/.test(value)
+              ? Math.round(Number(value) * bare)
+              : parseDuration(value)
+            : undefined;
       return ms !== undefined && Number.isFinite(ms) && inBounds(setting, ms) ? ms : fail(withHint(setting));
     }
     case 'list': {

@@ -53,6 +53,17 @@ function configFromTables(network: NetworkName): NodeConfig {
       concurrency: d('fork.concurrency'),
       timeoutMs: d('fork.timeout'),
       maxResponseBytes: d('fork.max-response-bytes'),
+      cache: { dir: d('fork.cache-dir'), maxBytes: d('fork.cache-size') },
+    },
+    dev: {
+      mnemonic: d('dev.mnemonic'),
+      accounts: d('dev.accounts'),
+      // The table gives ether as text; the configuration holds wei.
+      balanceWei: BigInt(d('dev.balance') as string) * 10n ** 18n,
+      customAccounts: false,
+      blockTimeMs: d('dev.block-time'),
+      stateIntervalMs: d('dev.state-interval'),
+      order: d('dev.order'),
     },
     writeBehind: d('db.write-behind'),
     exec: {

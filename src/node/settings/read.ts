@@ -71,6 +71,9 @@ export function readSettings(sources: ConfigSources = {}): SettingsReader {
     get datadir() {
       return get('datadir');
     },
+    get devGenesis() {
+      return [get('dev.mnemonic').trim().split(/\s+/).join(' '), get('dev.accounts'), get('dev.balance')].join('\n');
+    },
     env,
     given: (key) => raw.has(key as SettingKey),
   };

@@ -15,6 +15,11 @@ export interface DefaultContext {
   readonly seal: SealMode;
   readonly datadir: string;
   readonly env: NodeJS.ProcessEnv;
+  /**
+   * The dev chain's test accounts as `dev.mnemonic`, `dev.accounts` and `dev.balance` name them, one line each:
+   * another set is another genesis, so another default datadir.
+   */
+  readonly devGenesis?: string;
   /** Whether the setting named `key` was given (config file, environment or flag), not left to its default. */
   readonly given?: (key: string) => boolean;
 }
@@ -42,6 +47,10 @@ export type DefaultOf<V> = V | undefined | ((ctx: DefaultContext) => V | undefin
 export interface SettingSpec<D> {
   /** Command-line flag without the leading `--`, when the setting has one. */
   readonly flag?: string;
+  /** Other names of the flag (another tool's, so its command lines work unchanged), without the leading `--`. */
+  readonly aliases?: readonly string[];
+  /** A duration given as a bare number counts seconds, not milliseconds (the tools whose flags it copies do so). */
+  readonly bareSeconds?: boolean;
   readonly description: string;
   readonly default: D;
   /**

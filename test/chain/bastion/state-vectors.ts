@@ -2,9 +2,11 @@
  * Replays ethereum/tests BlockchainTests (Cancun and Shanghai cases) on an ETC rule set at the EVM level and
  * compares the post-state account by account.
  *
- * Why not the conformance runner: a Cancun block carries a base fee, withdrawals and blob fields, so an ETC chain
- * (15-field PoW headers) refuses the block before any transaction runs. What Bastion takes from Cancun is the EVM,
- * so each block's transactions run on the rule set's Common through @ethereumjs/vm's runTx, in order, on one state.
+ * A Cancun block carries a base fee, withdrawals and blob fields, so an ETC chain (15-field PoW headers) refuses the
+ * block before any transaction runs. What Bastion takes from Cancun is the EVM, so each block's transactions run on
+ * the rule set's Common through @ethereumjs/vm's runTx, in order, on one state. The conformance runner's Bastion
+ * mode (conformance/bastion-chain.ts) does the same through a node's RPC; this harness can also take a precompile
+ * out, for the cases that keep a contract at 0x…0100 (the runner skips those).
  * Differences that are fee market or consensus, not EVM, are left out of the comparison and nothing else:
  * - the coinbase (Cancun burns the base fee and pays no block reward; ETC pays the whole gas price and a reward);
  * - EIP-4788's beacon-roots contract (a system call ETC does not have).

@@ -1,0 +1,126 @@
+/**
+ * The fork cache shared by datadirs: two forks of the same upstream block, each in its own datadir, one fork cache
+ * directory. The first reads a token's code, balances and a BLOCKHASH below its base through a counting proxy; the
+ * second (started while the first still runs) makes the same reads and asks the upstream only who it is (chain id
+ * and genesis, which name the cache directory). `svc-node fork-cache` lists the fork's directory and `fork-cache
+ * clear` empties it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ContractFactory, HDNodeWallet, Interface, JsonRpcProvider } from 'ethers';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
+import { runCli, startNode, type NodeProcess } from '../helpers/node-process.js';
+import { post, request } from '../helpers/rpc.js';
+import { Token } from '../rpc/contracts.js';
+import { startCountingProxy, type CountingProxy } from './counting-proxy.js';
+
+const holder = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/5");
+/** A funded dev account neither fork reads before the last step. */
+const unread = HDNodeWallet.fromPhrase(DEV_MNEMONIC, undefined, "m/44'/60'/0'/0/9");
+const token = new Interface(Token.abi);
+
+let upstream: NodeProcess;
+let proxy: CountingProxy;
+const forks: NodeProcess[] = [];
+const dirs: string[] = [];
+let cacheDir: string;
+let tokenAddress: string;
+let forkBlock: bigint;
+
+async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
+  const { body } = await post(url, request(method, params));
+  if (body.error !== undefined) throw Object.assign(new Error(body.error.message), { code: body.error.code });
+  return body.result;
+}
+
+const tempDir = (prefix: string) => {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  dirs.push(dir);
+  return dir;
+};
+
+async function startFork(): Promise<NodeProcess> {
+  const fork = await startNode({
+    args: ['--no-p2p', '--datadir', tempDir('svc-node-fork-'), '--fork-url', proxy.url, '--fork-block', `${forkBlock}`],
+    env: { SVC_NODE_FORK_CACHE_DIR: cacheDir },
+  });
+  forks.push(fork);
+  return fork;
+}
+
+/** What a test suite's first reads on a fork look like: code, storage, balances, a BLOCKHASH below the base. */
+async function readAround(url: string): Promise<unknown[]> {
+  const balanceOf = (who: string) =>
+    rpc(url, 'eth_call', [{ to: tokenAddress, data: token.encodeFunctionData('balanceOf', [who]) }, 'latest']);
+  const parentHash = `0x67${(forkBlock - 1n).toString(16).padStart(16, '0')}4060005260206000f3`;
+  return [
+    await rpc(url, 'eth_getCode', [tokenAddress, 'latest']),
+    await balanceOf(holder.address),
+    await rpc(url, 'eth_getBalance', [holder.address, 'latest']),
+    await rpc(url, 'eth_getStorageAt', [tokenAddress, '0x2', 'latest']),
+    await rpc(url, 'eth_call', [{ data: parentHash }, 'latest']),
+  ];
+}
+
+beforeAll(async () => {
+  upstream = await startNode({ args: ['--no-p2p'] });
+  const provider = new JsonRpcProvider(upstream.url, 1337, {
+    staticNetwork: true,
+    pollingInterval: 50,
+    cacheTimeout: -1,
+  });
+  const deployed = await new ContractFactory(Token.abi, Token.bytecode, holder.connect(provider)).deploy(5_000n);
+  await deployed.deploymentTransaction()!.wait();
+  tokenAddress = await deployed.getAddress();
+  provider.destroy();
+  await rpc(upstream.url, 'qa_mineBlocks', [2]);
+  forkBlock = BigInt(await rpc(upstream.url, 'eth_blockNumber'));
+  proxy = await startCountingProxy(upstream.url);
+  cacheDir = tempDir('svc-node-fork-cache-');
+}, 90_000);
+
+afterAll(async () => {
+  for (const fork of forks) await fork.stop();
+  await proxy?.close();
+  await upstream?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('two datadirs forking the same upstream block', () => {
+  it('the second asks the upstream nothing the first already read', async () => {
+    const first = await startFork();
+    const seen = await readAround(first.url);
+    const firstAsked = proxy.calls.map((c) => c.split(' ')[0]);
+    expect(firstAsked).toContain('eth_getProof');
+    expect(firstAsked).toContain('eth_getCode');
+
+    proxy.reset();
+    const second = await startFork();
+    expect(await readAround(second.url)).toEqual(seen);
+    // Who the upstream is (a new datadir learns it once): the rest came from the cache.
+    expect(proxy.calls).toEqual(['eth_chainId []', 'eth_getBlockByNumber ["0x0",false]']);
+
+    // Something neither read goes upstream, and is kept for the next datadir.
+    proxy.reset();
+    const balance = await rpc(upstream.url, 'eth_getBalance', [unread.address, 'latest']);
+    expect(await rpc(second.url, 'eth_getBalance', [unread.address, 'latest'])).toBe(balance);
+    expect(proxy.calls.map((c) => c.split(' ')[0])).toEqual(['eth_getProof']);
+    proxy.reset();
+    expect(await rpc(first.url, 'eth_getBalance', [unread.address, 'latest'])).toBe(balance);
+    expect(proxy.calls).toEqual([]);
+  }, 90_000);
+
+  it('fork-cache lists the fork by chain id and block, and fork-cache clear empties it', async () => {
+    const env = { SVC_NODE_FORK_CACHE_DIR: cacheDir };
+    const listed = await runCli(['fork-cache'], env);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toContain(`fork cache ${cacheDir}: 1 fork,`);
+    expect(listed.stdout).toMatch(new RegExp(`chain 1337 block ${forkBlock}: [1-9]\\d* entries`));
+    const cleared = await runCli(['fork-cache', 'clear'], env);
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toContain('deleted 1 fork');
+    expect((await runCli(['fork-cache'], env)).stdout).toContain(`fork cache ${cacheDir}: 0 forks`);
+  }, 60_000);
+});
