@@ -14,10 +14,17 @@ import { decodeConsoleCall } from './console-abi.js';
 /** The console address's 20 bytes ("console.log" in ASCII, right-aligned). */
 const CONSOLE = Uint8Array.from(Buffer.from('000000000000000000636f6e736f6c652e6c6f67', 'hex'));
 
+/**
+ * Lines kept per run; a loop of console.log calls past it is counted, not kept (its gas bounds it, not its
+ * lines: 30M gas buys some 10^5 calls to a warm empty account).
+ */
+export const MAX_CONSOLE_LINES = 1000;
+
 type Message = { readonly to?: { readonly bytes: Uint8Array }; readonly data: Uint8Array };
 type Watched = {
   _executeCall(message: Message): Promise<unknown>;
   _svcConsole?: Uint8Array[];
+  _svcConsoleDropped?: number;
 };
 
 function isConsole(to: Uint8Array): boolean {
@@ -36,7 +43,10 @@ export function watchConsole(evm: object): void {
   const run = target._executeCall;
   target._executeCall = function (this: Watched, message: Message) {
     const to = message.to?.bytes;
-    if (to !== undefined && isConsole(to)) payloads.push(message.data.slice());
+    if (to !== undefined && isConsole(to)) {
+      if (payloads.length < MAX_CONSOLE_LINES) payloads.push(message.data.slice());
+      else this._svcConsoleDropped = (this._svcConsoleDropped ?? 0) + 1;
+    }
     return run.call(this, message);
   };
 }
@@ -48,19 +58,29 @@ export function watchesConsole(evm: object): boolean {
 
 /** Forgets what `evm` kept (a run that is not reported: a rejected transaction). */
 export function dropConsole(evm: object): void {
-  const kept = (evm as Watched)._svcConsole;
-  if (kept !== undefined) kept.length = 0;
+  const target = evm as Watched;
+  if (target._svcConsole !== undefined) target._svcConsole.length = 0;
+  target._svcConsoleDropped = undefined;
 }
 
 /** The lines of the messages `evm` kept since the last take, in order; undefined when there were none. */
 export function takeConsole(evm: object): string[] | undefined {
-  const kept = (evm as Watched)._svcConsole;
+  const target = evm as Watched;
+  const kept = target._svcConsole;
   if (kept === undefined || kept.length === 0) return undefined;
   const lines: string[] = [];
   for (const data of kept) {
-    const line = decodeConsoleCall(data);
+    // Calldata is the contract's to choose: whatever it holds, the transaction's outcome never depends on it.
+    let line: string | undefined;
+    try {
+      line = decodeConsoleCall(data);
+    } catch {
+      line = undefined;
+    }
     if (line !== undefined) lines.push(line);
   }
-  kept.length = 0;
+  const dropped = target._svcConsoleDropped;
+  if (dropped !== undefined) lines.push(`(${dropped} more console.log calls not shown)`);
+  dropConsole(evm);
   return lines.length > 0 ? lines : undefined;
 }
