@@ -109,11 +109,21 @@ export {
   traceTransaction,
   type CallFrameJson,
   type OtsTraceJson,
+  type OpcodeGasJson,
   type TraceCap,
   type TraceLimits,
   type TraceOptions,
   type TraceResult,
   type TxTrace,
+  SimulateError,
+  simulate,
+  type SimulateOptions,
+  type SimulateStop,
+  type SimulatedBlockEnv,
+  type SimulatedBlockInput,
+  type SimulatedBlockResult,
+  type SimulatedCall,
+  type SimulatedCallResult,
 } from './trace/index.js';
 
 // The pool and the miner
@@ -164,6 +174,7 @@ export {
   StateDumpError,
   type DevStateDump,
 } from './dev/state-dump.js';
+export { ReorgDepthError, type ReplacementTx } from './dev/reorg.js';
 export type { Impersonation } from './dev/impersonation.js';
 export type { StateEdit } from './dev/state-edits.js';
 export {

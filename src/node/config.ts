@@ -9,6 +9,7 @@ import { forkOverridesOf } from './settings/override.js';
 import { TREE_URL } from '../p2p/discovery/tree-url.js';
 import { ConfigError } from './config-error.js';
 import { devOutputOf, type DevOutputConfig } from './dev-output-config.js';
+import { type CallLimits, callLimitsOf } from './call-limits.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';
 import { type ForkConfig, type ForkRequestLimits, forkOf, forkRequestsOf } from './fork/fork-config.js';
@@ -165,8 +166,8 @@ export interface NodeConfig {
       readonly maxOutstandingRequests: number;
       readonly pingIntervalMs: number;
     };
-    /** eth_call / eth_estimateGas: the most gas a request may name, the longest it may run (0 = no limit). */
-    readonly call: { readonly gasCap: bigint; readonly timeoutMs: number };
+    /** eth_call and its kin (call-limits.ts). */
+    readonly call: CallLimits;
     /**
      * debug_accountRange / debug_storageRangeAt: the largest page; debug_trace*: the longest run (0 = no limit), the
      * most struct-log entries, the most memory one trace takes, and how many run and wait at once.
@@ -397,10 +398,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
         maxOutstandingRequests: get('network.rpc.ws.max-outstanding-requests'),
         pingIntervalMs: get('network.rpc.ws.ping-interval'),
       },
-      call: {
-        gasCap: BigInt(get('network.rpc.call.gas-cap')),
-        timeoutMs: get('network.rpc.call.timeout'),
-      },
+      call: callLimitsOf(get),
       debug: {
         maxRangeResults: get('network.rpc.debug.max-range-results'),
         traceTimeoutMs: get('network.rpc.debug.trace-timeout'),

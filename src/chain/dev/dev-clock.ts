@@ -88,6 +88,19 @@ export class DevClock {
     this.next = timestamp;
   }
 
+  /**
+   * The clock reads `timestamp` now and runs on from there (evm_setTime; a reorg's common ancestor): the offset is
+   * set, an exact next timestamp forgotten. Blocks still never go at or below the head's time. Returns the seconds
+   * from the clock's time before to `timestamp`, 0 when it went back, as Anvil answers evm_setTime.
+   */
+  resetTo(timestamp: bigint): bigint {
+    const before = this.now() + this.offset;
+    this.offset = timestamp - this.now();
+    this.next = undefined;
+    this.lastIssued = 0n;
+    return timestamp > before ? timestamp - before : 0n;
+  }
+
   save(): DevClockState {
     return { offset: this.offset, next: this.next, lastIssued: this.lastIssued };
   }

@@ -10,6 +10,7 @@ import type { ChainEngine } from '../engine/engine.js';
 import type { EditedRootsRecord } from '../state/edited-roots.js';
 import { DevClock, type DevClockState } from './dev-clock.js';
 import { Impersonation } from './impersonation.js';
+import { ancestorOf, type ReplacementTx, replaceTop } from './reorg.js';
 import { applyStateEdits, type StateEdit } from './state-edits.js';
 
 interface Snapshot {
@@ -85,6 +86,33 @@ export class DevControls {
     pool.clear();
     for (const raw of snap.pool) await pool.add(raw).catch(() => undefined);
     this.clock.restore(snap.clock);
+  }
+
+  // ---------------------------------------------------------------- reorgs
+
+  /** anvil_rollback: the top `depth` blocks leave the chain (chain/dev/reorg.ts); RangeError past the genesis. */
+  async rollback(depth: bigint): Promise<void> {
+    await this.withMinerPaused(async () => {
+      await replaceTop(this.engine, this.clock, ancestorOf(this.engine, depth, 'Rollback'), []);
+    });
+  }
+
+  /**
+   * anvil_reorg: `depth` new blocks replace the top `depth`, block i holding `blocks[i]` (missing entries: empty
+   * blocks). `blocks` may be built by `build`, which runs once the depth is checked and before anything changes.
+   */
+  async reorg(
+    depth: bigint,
+    build: (ancestor: bigint) => Promise<readonly (readonly ReplacementTx[])[]>,
+  ): Promise<Block[]> {
+    let sealed: Block[] = [];
+    await this.withMinerPaused(async () => {
+      const ancestor = ancestorOf(this.engine, depth, 'Reorg');
+      const given = await build(ancestor);
+      const blocks = Array.from({ length: Number(depth) }, (_, i) => given[i] ?? []);
+      sealed = await replaceTop(this.engine, this.clock, ancestor, blocks);
+    });
+    return sealed;
   }
 
   // ---------------------------------------------------------------- mining

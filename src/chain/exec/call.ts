@@ -9,24 +9,28 @@
  * immutable (it is addressed by the block hash), so an executor never goes stale; a new head gets its own.
  *
  * A call to an address runs the lean path (`executeCall`): what runTx does for a transaction whose result is
- * only its execution (intrinsic gas, the EIP-3607 sender check, the sender's up-front cost and nonce, EIP-2929
- * warming, refunds) without building a transaction object, receipts, bloom, miner payment or cleanup of
+ * only its execution (intrinsic gas, the sender's up-front cost and nonce, EIP-2929 warming, refunds) without building a transaction object, receipts, bloom, miner payment or cleanup of
  * touched accounts, none of which a call's answer shows. Creations, and rules with transaction-level EIPs
  * the lean path does not know (a retesteth chain may enable London and later), go through runTx; a test runs
  * both paths on the same calls and compares every field.
+ *
+ * Neither path refuses a sender with code (EIP-3607): a call is no transaction, and geth, core-geth, Anvil and Hardhat
+ * all answer calls from a contract's address (a wallet previewing a multisig's action, Hardhat's network helpers
+ * estimating gas for an impersonated contract before sending).
  */
 import { performance } from 'node:perf_hooks';
 import type { Block } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import { createAccessList2930Tx, createLegacyTx } from '@ethereumjs/tx';
-import { Account, Address, KECCAK256_NULL, MAX_INTEGER, MAX_UINT64, equalsBytes } from '@ethereumjs/util';
+import { Account, Address, MAX_INTEGER, MAX_UINT64 } from '@ethereumjs/util';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
 import { BlockReads, CallState, type StateSource } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { leanFrames } from './call-frames.js';
 import { dropConsole, takeConsole, watchConsole } from './console-watch.js';
+import { withoutSenderCodeCheck } from './impersonated-run.js';
 import {
   type BlockEnvOverrides,
   InvalidOverrideError,
@@ -269,14 +273,16 @@ async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, m
       ? createLegacyTx(fields, { common: ctx.common, freeze: false })
       : createAccessList2930Tx({ ...fields, accessList }, { common: ctx.common, freeze: false });
   tx.getSenderAddress = () => sender;
-  const result = await runTx(vm, {
-    tx,
-    block: ctx.envBlock,
-    skipNonce: true,
-    skipBalance: true,
-    skipBlockGasLimitValidation: true,
-    reportAccessList: accessList !== undefined,
-  });
+  const result = await withoutSenderCodeCheck(vm.stateManager, sender, () =>
+    runTx(vm, {
+      tx,
+      block: ctx.envBlock,
+      skipNonce: true,
+      skipBalance: true,
+      skipBlockGasLimitValidation: true,
+      reportAccessList: accessList !== undefined,
+    }),
+  );
   const err = result.execResult.exceptionError;
   return {
     returnData: result.execResult.returnValue,
@@ -292,8 +298,7 @@ async function execute(vm: VM, ctx: CallContext, lean: LeanParams | undefined, m
 /**
  * A call to `to` as runTx runs a legacy transaction with skipNonce, skipBalance and no block gas-limit check
  * (vm/src/runTx.ts, the parts a pre-London message call reaches), in its order: warm addresses (EIP-2929),
- * intrinsic gas, refuse a sender with code (EIP-3607), raise the sender's balance to the up-front cost if
- * short, charge gas * price and bump the nonce, run the message in a nested checkpoint, then gas used =
+ * intrinsic gas, raise the sender's balance to the up-front cost if short, charge gas * price and bump the nonce, run the message in a nested checkpoint, then gas used =
  * intrinsic + execution - refund (capped by maxRefundQuotient). Thrown messages are runTx's without its
  * block and transaction suffix (which `rejection` strips).
  */
@@ -326,7 +331,6 @@ async function executeCall(
     );
   }
   const from = (await vm.stateManager.getAccount(sender)) ?? new Account();
-  if (!equalsBytes(from.codeHash, KECCAK256_NULL)) throw new Error('invalid sender address, address is not EOA'); // runTx's, as rejection() leaves it
   if (from.nonce >= MAX_UINT64)
     throw new Error(`nonce cannot equal or exceed MAX_UINT64 (2^64-1), given ${from.nonce}`);
   const gasCost = gasLimit * gasPrice;

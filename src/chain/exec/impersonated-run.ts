@@ -4,7 +4,7 @@
  * check. So for the one read runTx makes of the sender before it (vm/runTx.ts: `getAccount(caller)`, then
  * `fromAccount.codeHash` compared with the empty code hash), the account shows the empty code hash once; every later
  * read, and the account runTx writes back (nonce and balance), keep the real code hash, so the sender keeps its code
- * and its execution is unchanged.
+ * and its execution is unchanged. Message calls (call.ts) skip the check the same way, for every sender.
  */
 import type { StateManagerInterface } from '@ethereumjs/common';
 import { Account, type Address, KECCAK256_NULL } from '@ethereumjs/util';

@@ -15,6 +15,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { Block } from '@ethereumjs/block';
+import type { TypedTransaction } from '@ethereumjs/tx';
 import { MiningUnavailableError } from './errors.js';
 import { mineBlocks } from './on-demand.js';
 import { ContinuousPolicy } from './policies/continuous.js';
@@ -184,6 +185,14 @@ export class Miner extends EventEmitter<MinerEvents> {
   }
 
   // ---------------------------------------------------------------- the dev chain's test methods (anvil_*)
+
+  /**
+   * One block on the head holding `transactions` in order and nothing of the pool (one that cannot execute is left
+   * out, as assembly leaves any out): anvil_reorg's new branch. Only inside `betweenBlocks`, whose lock it needs.
+   */
+  sealWith(transactions: readonly TypedTransaction[], timestamp: bigint | undefined): Promise<MinedBlock> {
+    return this.core.produce(undefined, transactions, timestamp);
+  }
 
   /** Where blocks take their timestamp when no caller gives one (evm_increaseTime & co.); undefined = the wall clock. */
   setBlockClock(clock: (() => bigint | undefined) | undefined): void {

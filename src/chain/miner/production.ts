@@ -92,10 +92,13 @@ export class BlockProduction {
     return run;
   }
 
-  /** Assembles on `parentHash` (default: the head), seals, imports and settles one block. Call under the lock. */
+  /**
+   * Assembles on `parentHash` (default: the head), seals, imports and settles one block. Call under the lock.
+   * `withTransactions` may name the block's transactions instead of the pool's candidates (anvil_reorg).
+   */
   async produce(
     parentHash: Uint8Array | undefined,
-    withTransactions: boolean,
+    withTransactions: boolean | readonly TypedTransaction[],
     timestamp: bigint | undefined,
   ): Promise<MinedBlock> {
     // Backpressure: the reference execution of earlier blocks is at most `lag` behind (exec/seal-checker.ts).
@@ -110,11 +113,17 @@ export class BlockProduction {
     return this.settle(assembled, block, result, equalsBytes(parent, head), sealMs);
   }
 
-  assemble(parentHash: Uint8Array, withTransactions = true, timestamp?: bigint): Promise<AssembledBlock> {
+  assemble(
+    parentHash: Uint8Array,
+    withTransactions: boolean | readonly TypedTransaction[] = true,
+    timestamp?: bigint,
+  ): Promise<AssembledBlock> {
     const gasLimit = this.gasLimitTarget === undefined ? undefined : this.gasLimitToward(parentHash);
+    const transactions =
+      typeof withTransactions !== 'boolean' ? withTransactions : withTransactions ? this.candidates() : [];
     return this.chain.assemble({
       parentHash,
-      transactions: withTransactions ? this.candidates() : [],
+      transactions,
       coinbase: this.coinbaseAddress,
       extraData: this.extra,
       ...(timestamp !== undefined ? { timestamp } : {}),

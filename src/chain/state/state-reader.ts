@@ -2,18 +2,25 @@
  * Read-only queries against the state of one stored block (RPC reads, the pool's accounts), memoised: a block's
  * state never changes, so a view the chain keeps per recent block can remember what it has read.
  */
-import { getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager';
+import { CODEHASH_PREFIX, getMerkleStateProof, type MerkleStateManager } from '@ethereumjs/statemanager';
 import {
   type Account,
   Address,
+  KECCAK256_NULL,
   KECCAK256_RLP,
   bytesToBigInt,
+  concatBytes,
+  equalsBytes,
   bytesToUnprefixedHex,
   hexToBytes,
   setLengthLeft,
 } from '@ethereumjs/util';
 import { Lru } from '../db/lru.js';
 import type { KnownAccounts } from './state-view.js';
+
+interface CodeStore {
+  get(key: Uint8Array): Promise<Uint8Array | undefined>;
+}
 
 /** Entries each view memoises per kind (accounts, code, storage slots). */
 const VIEW_CACHE_SIZE = 2048;
@@ -75,6 +82,22 @@ export class StateView {
   /** Storage trie root of the account (the empty-trie root for accounts without storage). */
   async getStorageRoot(address: Uint8Array): Promise<Uint8Array> {
     return (await this.account(address))?.storageRoot ?? KECCAK256_RLP;
+  }
+
+  /** The account's code hash (the empty code's for accounts without code). */
+  async getCodeHash(address: Uint8Array): Promise<Uint8Array> {
+    return (await this.account(address))?.codeHash ?? KECCAK256_NULL;
+  }
+
+  /**
+   * The code stored under `hash` in the state store this view reads (any contract's the node holds, not only this
+   * state's); undefined when none is. Read where @ethereumjs/statemanager writes it: 'c' + hash in the trie's database.
+   */
+  async getCodeByHash(hash: Uint8Array): Promise<Uint8Array | undefined> {
+    if (equalsBytes(hash, KECCAK256_NULL)) return new Uint8Array(0);
+    // The code table is the state manager's own (protected there); it is the trie's database.
+    const store = (this.state as unknown as { _trie: { database(): CodeStore } })._trie.database();
+    return (await store.get(concatBytes(CODEHASH_PREFIX, hash))) ?? undefined;
   }
 
   private account(address: Uint8Array): Promise<Account | undefined> {

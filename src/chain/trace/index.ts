@@ -6,6 +6,17 @@ export { traceBlock, traceCall, traceTransaction, TraceReplayError } from './rep
 export type { TraceCallOptions, TraceChain, TxTrace } from './replay.js';
 export type { TraceResult } from './tracers.js';
 export { TraceLimitError } from './types.js';
+export {
+  SimulateError,
+  simulate,
+  type SimulateOptions,
+  type SimulateStop,
+  type SimulatedBlockEnv,
+  type SimulatedBlockInput,
+  type SimulatedBlockResult,
+  type SimulatedCall,
+  type SimulatedCallResult,
+} from './simulate.js';
 export { TraceBusyError, TraceSlots } from './slots.js';
 export type {
   StructLoggerConfig,
@@ -19,3 +30,4 @@ export { parityErrorOf } from './parity-errors.js';
 export { JsonText } from './json.js';
 export type { FlatCallFrameJson } from './flat-call-tracer.js';
 export type { OtsTraceJson } from './ots-tracer.js';
+export type { OpcodeGasJson } from './opcode-gas-tracer.js';

@@ -127,7 +127,7 @@ function charge(
   }
 }
 
-function privateCaches(store: TrieNodeStore): StateTrieCaches {
+export function privateCaches(store: TrieNodeStore): StateTrieCaches {
   return store.trieCaches.missingNodeIsError === true ? { missingNodeIsError: true } : {};
 }
 

@@ -10,10 +10,12 @@ import './prestate-tracer.js';
 import './four-byte-tracer.js';
 import './noop-tracer.js';
 import './ots-tracer.js';
+import './opcode-gas-tracer.js';
 import type { CallTracer } from './call-tracer.js';
 import type { FlatCallTracer } from './flat-call-tracer.js';
 import type { FourByteTracer } from './four-byte-tracer.js';
 import type { NoopTracer } from './noop-tracer.js';
+import type { OpcodeGasTracer } from './opcode-gas-tracer.js';
 import type { OtsTracer } from './ots-tracer.js';
 import type { PrestateTracer } from './prestate-tracer.js';
 import type { TraceBudget } from './budget.js';
@@ -31,7 +33,8 @@ export type EngineTracer =
   | PrestateTracer
   | FourByteTracer
   | NoopTracer
-  | OtsTracer;
+  | OtsTracer
+  | OpcodeGasTracer;
 
 /** A transaction's trace as JSON, in the shape of the tracer that made it (geth's, or Otterscan's for otsTracer). */
 export type TraceResult = ReturnType<EngineTracer['result']>;

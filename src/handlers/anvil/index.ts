@@ -1,4 +1,5 @@
 import type { AnvilHandlers } from '../../generated/handlers.js';
+import { anvil_addBalance } from './addBalance.js';
 import type { HandlerContext } from '../../rpc/context.js';
 import { methodHandlers } from '../methods.generated.js';
 import {
@@ -10,6 +11,8 @@ import { anvil_metadata } from './info.js';
 import { anvil_getAutomine, anvil_mine, evm_setAutomine, evm_setBlockGasLimit, evm_setIntervalMining } from './mine.js';
 import { anvil_dropAllTransactions, anvil_dropTransaction, anvil_setCoinbase, anvil_setMinGasPrice } from './pool.js';
 import { anvil_reset } from './reset.js';
+import { anvil_setLoggingEnabled } from './setLoggingEnabled.js';
+import { evm_setTime } from './setTime.js';
 import { evm_revert, evm_snapshot } from './snapshot.js';
 import { anvil_dumpState, anvil_loadState } from './state-dump.js';
 import { anvil_setBalance, anvil_setCode, anvil_setNonce, anvil_setStorageAt } from './state.js';
@@ -43,4 +46,7 @@ export const anvilHandlers: AnvilHandlers<HandlerContext> = {
   hardhat_dumpState: anvil_dumpState,
   hardhat_loadState: anvil_loadState,
   hardhat_metadata: anvil_metadata,
+  hardhat_addBalance: anvil_addBalance,
+  hardhat_setLoggingEnabled: anvil_setLoggingEnabled,
+  anvil_setTime: evm_setTime,
 };

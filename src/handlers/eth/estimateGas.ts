@@ -55,6 +55,9 @@ export async function estimateGas(
   if (withConsole === true) onConsole?.(atCap.console);
   if (!succeeded(atCap)) {
     if (atCap.reverted) throw executionReverted(atCap.returnData);
+    // As geth: only a shortage of gas is "exceeds allowance"; any other failure (an opcode the chain's rules lack,
+    // a bad jump) would fail at every limit, and the caller needs its reason, the one eth_call gives.
+    if (!isGasShortage(atCap.error!)) throw new RpcError(ErrorCode.ServerError, atCap.error!);
     throw new RpcError(ErrorCode.ServerError, `gas required exceeds allowance (${toQuantity(cap)})`);
   }
   let lo = atCap.gasUsed > 0n ? atCap.gasUsed - 1n : 0n; // fails (or is below any valid limit)
@@ -69,6 +72,11 @@ export async function estimateGas(
     else lo = mid;
   }
   return hi;
+}
+
+/** Out of gas in execution or at code storage, or a cap below the intrinsic gas: more gas could make it work. */
+function isGasShortage(error: string): boolean {
+  return /out of gas|INTRINSIC_GAS_TOO_LOW|lower than the minimum gas limit/i.test(error);
 }
 
 /**

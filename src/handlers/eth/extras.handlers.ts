@@ -6,6 +6,7 @@ import { eth_getHeaderByHash, eth_getHeaderByNumber } from './getHeader.js';
 import { eth_maxPriorityFeePerGas } from './maxPriorityFeePerGas.js';
 import { eth_signTransaction } from './signTransaction.js';
 import { eth_signTypedData_v4 } from './signTypedData.js';
+import { eth_simulateV1 } from './simulateV1.js';
 
 export const ethExtraHandlers = {
   eth_feeHistory,
@@ -15,4 +16,5 @@ export const ethExtraHandlers = {
   eth_signTypedData_v4,
   eth_signTransaction,
   eth_createAccessList,
+  eth_simulateV1,
 };

@@ -149,7 +149,12 @@ function configFromTables(network: NetworkName): NodeConfig {
         maxOutstandingRequests: d('network.rpc.ws.max-outstanding-requests'),
         pingIntervalMs: d('network.rpc.ws.ping-interval'),
       },
-      call: { gasCap: BigInt(d('network.rpc.call.gas-cap')), timeoutMs: d('network.rpc.call.timeout') },
+      call: {
+        gasCap: BigInt(d('network.rpc.call.gas-cap')),
+        timeoutMs: d('network.rpc.call.timeout'),
+        simulateMaxBlocks: d('network.rpc.call.simulate-max-blocks'),
+        sendSyncTimeoutMs: d('network.rpc.send-sync-timeout'),
+      },
       debug: {
         maxRangeResults: d('network.rpc.debug.max-range-results'),
         traceTimeoutMs: d('network.rpc.debug.trace-timeout'),

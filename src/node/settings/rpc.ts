@@ -121,6 +121,16 @@ export const rpcSettings = {
     description:
       'longest an eth_call / eth_estimateGas request may execute (the whole search for eth_estimateGas); a longer one is stopped and answered -32005 (0 = no limit)',
   }),
+  'network.rpc.call.simulate-max-blocks': s.count({
+    default: 256,
+    description:
+      'most blocks one eth_simulateV1 request may simulate, the empty blocks filling gaps in their numbers included (-38026 above it; 256, as the spec suggests); all its calls together get network.rpc.call.gas-cap gas',
+  }),
+  'network.rpc.send-sync-timeout': s.duration({
+    default: 30_000,
+    description:
+      'longest eth_sendRawTransactionSync waits for its receipt, and its wait when the request names none (a longer request waits this long, as Anvil caps at 30 s); past it: error 4 with the transaction hash (EIP-7966)',
+  }),
   'network.rpc.debug.max-range-results': s.count({
     default: 10_000,
     description: 'largest maxResults debug_accountRange / debug_storageRangeAt accept (-32602 above it)',

@@ -103,6 +103,18 @@ describe('eth_estimateGas', () => {
     }
   });
 
+  it('reports an execution error at the cap as eth_call does, not as a gas shortage (as geth and Anvil)', async () => {
+    // MCOPY (0x5e) before Bastion: what solc's default EVM target emits for a memory copy (Hardhat 3's sample config).
+    const contract = randomAddress();
+    await client.anvil_setCode(contract, '0x6001600060005e00');
+    const [estimate, call] = [
+      await rpcError(client.eth_estimateGas({ to: contract })),
+      await rpcError(client.eth_call({ to: contract })),
+    ];
+    expect({ code: estimate.code, message: estimate.message }).toEqual({ code: -32000, message: 'invalid opcode' });
+    expect({ code: call.code, message: call.message }).toEqual({ code: estimate.code, message: estimate.message });
+  });
+
   it('checks that the sender can pay when a gas price is given', async () => {
     const poor = randomAddress();
     const request = { from: poor, to: ownerAddress, gasPrice: '0x3b9aca00' } as const;
