@@ -3,7 +3,9 @@
  * with different options (exec/call.ts) take turns in blocks of calls, so a shared, loaded machine weighs on
  * both alike. Prints the median CPU microseconds per call (process CPU: the collector's threads included).
  *   npx tsx bench/call-ab.ts [--blocks 20] [--calls 500] [--concurrency 1]
- * Variants: `library` (the library's frames), `lean` (the node's default).
+ * Variants: `library` (the library's frames), `lean` (the node's default), `lean+console` (the default with the dev
+ * chain's console.log watch on: exec/console-watch.ts; the token never calls the console address, so this is the
+ * watch's cost to every other call).
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,9 +27,10 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '1' },
   },
 });
-const variants: Record<string, CallExecutorOptions> = {
+const variants: Record<string, CallExecutorOptions & { console?: true }> = {
   library: { leanFrames: false },
   lean: {},
+  'lean+console': { console: true },
 };
 const artifact = JSON.parse(readFileSync(new URL('./contracts/BenchToken.json', import.meta.url), 'utf8')) as {
   abi: string[];
@@ -58,6 +61,7 @@ try {
     ([name, opts]) =>
       [
         name,
+        opts.console === true ? { console: true as const } : {},
         new CallExecutor(
           {
             store: chain.nodes,
@@ -70,17 +74,19 @@ try {
         ),
       ] as const,
   );
-  const expected = await executors[0]![1].run({ to, data });
+  const expected = await executors[0]![2].run({ to, data });
   const perCall = new Map<string, number[]>(executors.map(([name]) => [name, []]));
   const concurrency = Number(values.concurrency);
   const calls = Number(values.calls);
   for (let block = -1; block < Number(values.blocks); block++) {
-    for (const [name, executor] of executors) {
+    // Each block starts with the next variant: the one run after another's garbage pays for it otherwise.
+    const turn = (block + 1) % executors.length;
+    for (const [name, extra, executor] of [...executors.slice(turn), ...executors.slice(0, turn)]) {
       const cpu = process.cpuUsage();
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
           for (let i = 0; i < calls / concurrency; i++) {
-            const r = await executor.run({ to, data });
+            const r = await executor.run({ to, data, ...extra });
             if (r.gasUsed !== expected.gasUsed) throw new Error(`${name}: gas used ${r.gasUsed}`);
           }
         }),

@@ -8,6 +8,7 @@
 
 // The engine, how it is opened, and the networks it runs
 export { ChainEngine, type EngineOptions } from './engine/engine.js';
+export type { ConsoleListener } from './assembly/assembler.js';
 export type { EngineMemo } from './engine/engine-memo.js';
 export { etcEngineRules } from './engine/engine-adapters.js';
 export { SEAL_MODES, type SealMode } from './engine/seal-mode.js';

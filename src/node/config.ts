@@ -8,6 +8,7 @@ import type { NetworkName, SealMode, CacheLimits, StateRetentionOptions, ForkOve
 import { forkOverridesOf } from './settings/override.js';
 import { TREE_URL } from '../p2p/discovery/tree-url.js';
 import { ConfigError } from './config-error.js';
+import { devOutputOf, type DevOutputConfig } from './dev-output-config.js';
 import { type CallLimits, callLimitsOf } from './call-limits.js';
 import type { LogLevel } from './logger.js';
 import { readSettings, type ConfigSources } from './settings/read.js';
@@ -124,6 +125,7 @@ export interface NodeConfig {
   readonly checkpointing: boolean;
   readonly p2p: P2pConfig;
   readonly mining: MiningConfig;
+  readonly devOutput: DevOutputConfig; // dev.*: console.log lines, --print-traces
   /** lightKdf: new keys get geth's light scrypt parameters. */
   readonly keystore: { readonly minimalPassphraseLength: number; readonly lightKdf: boolean };
   readonly txpool: { readonly size: number; readonly transactionTimeoutMs: number };
@@ -238,11 +240,10 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
 
   const network = get('blockchains.network');
   const checkpointing = get('blockchains.checkpointing');
-  if (checkpointing && network !== 'dev') {
+  if (checkpointing && network !== 'dev')
     throw new ConfigError(
       `blockchains.checkpointing is for the dev network only: ECIP-1097 was never activated on ${network}`,
     );
-  }
   const testmode = get('testmode');
   const apis = resolveApis(get('network.rpc.apis'), testmode, network);
   const mode = get('network.rpc.http.mode');
@@ -256,22 +257,20 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
   const maxPeers = get('network.max-peers');
 
   const seal = get('mining.seal');
-  if (seal === 'instant' && network !== 'dev') {
+  if (seal === 'instant' && network !== 'dev')
     throw new ConfigError(
       `mining.seal = "instant" is for the dev network only: ${network} blocks carry an Ethash seal (use --seal ethash or leave it out)`,
     );
-  }
   const coinbase = get('mining.coinbase');
   if (coinbase !== undefined && !/^0x[0-9a-fA-F]{40}$/.test(coinbase)) {
     throw new ConfigError(`mining.coinbase must be a 20-byte address (0x + 40 hex digits), got "${coinbase}"`);
   }
   // geth and core-geth refuse to mine without an etherbase too: the rewards of a public chain would be burnt.
-  if (network !== 'dev' && coinbase === undefined && get('mining.mining-enabled')) {
+  if (network !== 'dev' && coinbase === undefined && get('mining.mining-enabled'))
     throw new ConfigError(
       `mining.mining-enabled (--mine) on ${network} needs mining.coinbase (--miner.coinbase <address>): ` +
         'without it the block rewards would go to the zero address',
     );
-  }
   const datadir = get('datadir');
   // Each cache is a count setting: at least one entry (a cache of none would make every lookup a miss).
   const caches: CacheLimits = {
@@ -345,6 +344,7 @@ export function loadConfig(sources: ConfigSources = {}): NodeConfig {
       extraData: get('mining.header-extra-data'),
       ...(ethashCacheDir !== undefined ? { ethashCacheDir } : {}),
     },
+    devOutput: devOutputOf(get, network),
     keystore: {
       minimalPassphraseLength: get('keystore.minimal-passphrase-length'),
       lightKdf: get('keystore.light-kdf'),

@@ -24,6 +24,8 @@ import {
 } from '../chain/index.js';
 import { checkDatadirSchedule, logForksAhead } from './fork-schedule.js';
 import { logChainActivity } from './chain-activity-log.js';
+import { minedConsoleLines } from './console-output.js';
+import { printTraces } from './print-traces.js';
 import { logPoolDrops } from './pool-drop-log.js';
 import { openDevStateFile, type DevStateFile } from './dev-state-file.js';
 import { lockedDatadirMessage, removePidFile, writePidFile } from './datadir-pid.js';
@@ -108,6 +110,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
   const activity = logChainActivity(engine, log);
   // What the pool's bounds let go (expired, evicted), never silently.
   const poolDrops = logPoolDrops(engine, log);
+  const traces = config.devOutput.printTraces ? printTraces(engine, log) : undefined;
   const head = engine.chain.getHead();
   log.info('chain opened', {
     network: config.network,
@@ -184,6 +187,7 @@ export async function openNodeServices(node: SvcNode): Promise<NodeServices> {
       // After the engine: blocks it stored while closing still get their line.
       activity.close();
       poolDrops.close();
+      traces?.close();
       removePidFile(config.datadir);
     },
   };
@@ -208,6 +212,7 @@ export function engineOptionsOf(node: SvcNode): EngineOptions {
     writeBehind: config.writeBehind,
     callWorkers: { workers: config.exec.workers, maxQueued: config.exec.maxQueued },
     execution: { lean: config.exec.lean, sealCheckLag: config.exec.sealCheckLag },
+    ...(config.devOutput.console ? { console: minedConsoleLines(log) } : {}),
     retention: config.state,
     pruning: { minTriggerBytes: config.state.pruneMinBytes },
     onWarning: (message) => log.warn(message),

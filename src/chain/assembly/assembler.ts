@@ -59,7 +59,12 @@ export interface AssemblerParts {
   readonly evmOnly: boolean;
   /** Execute on a flat state over the warm one (exec/flat-state.ts): the dev chain's miner. */
   readonly flatState: boolean;
+  /** Dev: hears the console.log lines of each transaction included (exec/console-watch.ts); absent = not decoded. */
+  readonly console: ConsoleListener | undefined;
 }
+
+/** The console.log lines one transaction wrote, with its hash. */
+export type ConsoleListener = (txHash: Uint8Array, lines: readonly string[]) => void;
 
 /** A header with the ECIP-1097 (here empty) checkpoint field when `federation` has it at `number`; the seal covers it. */
 export function headerBuilder(
@@ -117,14 +122,17 @@ export class BlockAssembler {
       plainTransfers: !this.p.evmOnly,
       flat: this.p.flatState,
       leanEvm: this.p.flatState && !this.p.evmOnly,
+      ...(this.p.console !== undefined ? { console: true } : {}),
       ...(state !== undefined ? { state } : {}),
     });
     const included: TypedTransaction[] = [];
     const rejected: { tx: TypedTransaction; reason: string }[] = [];
     for (const tx of opts.transactions) {
       const outcome = await runner.apply(tx);
-      if (outcome.ok) included.push(tx);
-      else rejected.push({ tx, reason: outcome.reason });
+      if (outcome.ok) {
+        included.push(tx);
+        if (outcome.console !== undefined) this.p.console?.(tx.hash(), outcome.console);
+      } else rejected.push({ tx, reason: outcome.reason });
     }
     const result = await runner.finish(rules.rewards(envBlock.header, uncles));
     const headerData = {

@@ -107,7 +107,7 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     this.sealChecks = openSealChecks({ opts, nodes, view: this.view, events: this, rewindTo });
     const importParts = { codec, validator: this.validator, forkChoice: this.forkChoice, checks: this.sealChecks };
     this.importer = new BlockImporter({ ...built, ...importParts });
-    this.assembler = new BlockAssembler({ ...built, flatState: opts.flatState === true });
+    this.assembler = new BlockAssembler({ ...built, flatState: opts.flatState === true, console: opts.console });
     this.emptyChunks = new EmptyChunkBuilder({ ...parts, db, validator: this.validator, events: this });
     this.history = new HistoryBackfillStore(db, store);
     this.snapState = new SnapStateStore(db, nodes, store, this.view, (base) => this.history.noteBase(base));

@@ -1,4 +1,5 @@
 /** How a `Blockchain` is opened: its data directory, network, rules and seal checks, caches and state retention. */
+import type { ConsoleListener } from '../assembly/assembler.js';
 import type { CacheLimits } from '../base/cache-limits.js';
 import type { ProgressLogger } from '../base/progress-log.js';
 import type { ForkUpstream } from '../fork/upstream.js';
@@ -21,6 +22,8 @@ export interface OpenOptions {
   readonly evmOnly?: boolean;
   /** The miner assembles on a flat in-memory state over the trie (exec/flat-state.ts); the dev chain's choice. */
   readonly flatState?: boolean;
+  /** Dev: the console.log lines of each transaction the miner includes (exec/console-watch.ts). */
+  readonly console?: ConsoleListener;
   /** Bounds of the in-memory caches and of LevelDB's cache and write buffer; unset ones take DEFAULT_CACHE_LIMITS. */
   readonly caches?: Partial<CacheLimits>;
   /** Fork mode: the chain starts on this upstream's block and reads its state from there (fork/). */

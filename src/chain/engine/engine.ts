@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
+import type { ConsoleListener } from '../assembly/assembler.js';
 import { Blockchain } from '../blockchain/blockchain.js';
 import { cacheLimitsOf, type CacheLimits } from '../base/cache-limits.js';
 import { CallPool } from '../view/call-pool.js';
@@ -61,6 +62,8 @@ export interface EngineOptions {
    * for @ethereumjs/vm's re-execution (exec/seal-checker.ts; default 4). Not with `rules` (test mode's chains).
    */
   readonly execution?: { readonly lean?: boolean; readonly sealCheckLag?: number };
+  /** Dev only (ignored elsewhere): hears the console.log lines of each transaction the miner includes. */
+  readonly console?: ConsoleListener;
   /** Where long engine work (an Ethash cache build) logs its start, progress lines and end; default: silent. */
   readonly log?: ProgressLogger;
   readonly mining?: MiningOptions;
@@ -156,6 +159,7 @@ export class ChainEngine {
       ...(opts.fork ? { fork: opts.fork } : {}),
       ...(opts.writeBehind ? { writeBehind: true } : {}),
       ...(opts.log ? { log: opts.log } : {}),
+      ...(devChain && opts.console !== undefined ? { console: opts.console } : {}),
       ...(opts.retention ? { retention: opts.retention } : {}),
       pruning: {
         onCycle: (f) =>

@@ -22,6 +22,7 @@ import type { FlatChanges } from '../db/flat-changes.js';
 import { FlatState, flatStateOver } from './flat-state.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { leanFrames } from './call-frames.js';
+import { dropConsole, takeConsole, watchConsole } from './console-watch.js';
 import { PlainTransferLedger, plainTransfersApply } from './plain-transfers.js';
 import { combineBlooms, receiptsRoot, type TxReceipt } from '../codec/receipts.js';
 import { withoutSenderCodeCheck } from './impersonated-run.js';
@@ -59,9 +60,14 @@ export interface BlockRunnerInput {
    * the dev miner's assembly. Default false, the library's own (imports, traces, other networks).
    */
   readonly leanEvm?: boolean;
+  /** Decode the transactions' console.log calls (console-watch.ts): the dev chain's assembly and traceCall. */
+  readonly console?: boolean;
 }
 
-export type ApplyOutcome = { ok: true; receipt: TxReceipt } | { ok: false; reason: string };
+/** `console`: the lines of the transaction's console.log calls, when it made any (`BlockRunnerInput.console`). */
+export type ApplyOutcome =
+  | { ok: true; receipt: TxReceipt; console?: readonly string[] }
+  | { ok: false; reason: string };
 
 export interface RunnerResult {
   readonly receipts: TxReceipt[];
@@ -85,6 +91,7 @@ export interface RunnerResult {
 interface StateVm {
   readonly common: Common;
   readonly leanEvm: boolean;
+  readonly console: boolean;
   readonly vm: Promise<VM>;
   ancestors: EVMMockBlockchainInterface;
 }
@@ -123,7 +130,8 @@ export class BlockRunner {
     if (this.vm !== undefined) return this.vm;
     const kept = stateVms.get(this.sm);
     const lean = this.input.leanEvm === true;
-    if (kept !== undefined && kept.common === this.input.common && kept.leanEvm === lean) {
+    const watch = this.input.console === true;
+    if (kept !== undefined && kept.common === this.input.common && kept.leanEvm === lean && kept.console === watch) {
       kept.ancestors = this.input.ancestors;
       this.vm = kept.vm;
       return this.vm;
@@ -136,6 +144,7 @@ export class BlockRunner {
     const entry: StateVm = {
       common: this.input.common,
       leanEvm: lean,
+      console: watch,
       ancestors: this.input.ancestors,
       // The interpreter's wrappers in place first (call-deadline.ts also runs await-free steps without a promise).
       vm: Promise.all([jumpAnalysisCacheInstalled, callDeadlineInstalled, reachedAddressesInstalled]).then(async () => {
@@ -146,6 +155,8 @@ export class BlockRunner {
           blockchain: forwarding,
         });
         if (lean) await leanFrames(vm.evm);
+        // After leanFrames: the watch wraps whichever frame the EVM runs.
+        if (watch) watchConsole(vm.evm);
         return vm;
       }),
     };
@@ -195,6 +206,7 @@ export class BlockRunner {
       watchReached(vm.evm);
       result = await (impersonated === undefined ? run() : withoutSenderCodeCheck(vm.stateManager, impersonated, run));
     } catch (err) {
+      if (this.input.console === true) dropConsole(vm.evm);
       return { ok: false, reason: reasonOf(err) };
     } finally {
       reached = takeReached(vm.evm);
@@ -213,7 +225,8 @@ export class BlockRunner {
       ...(reached.length > 0 ? { reached } : {}),
     };
     this.receipts.push(receipt);
-    return { ok: true, receipt };
+    const lines = this.input.console === true ? takeConsole(vm.evm) : undefined;
+    return lines === undefined ? { ok: true, receipt } : { ok: true, receipt, console: lines };
   }
 
   /** The receipt of a transfer the ledger applied: success, no logs. */

@@ -29,6 +29,7 @@ import { BlockReads, CallState, type StateSource } from './call-state.js';
 import { CallTimeoutError, callDeadlineInstalled, clearDeadline, setDeadline } from './call-deadline.js';
 import { jumpAnalysisCacheInstalled } from './jump-analysis-cache.js';
 import { leanFrames } from './call-frames.js';
+import { dropConsole, takeConsole, watchConsole } from './console-watch.js';
 import { withoutSenderCodeCheck } from './impersonated-run.js';
 import {
   type BlockEnvOverrides,
@@ -60,6 +61,8 @@ export interface CallMessage {
   readonly overrides?: CallOverrides;
   /** eth_createAccessList: run as an EIP-2930 transaction carrying this list, and report the list it touched. */
   readonly accessList?: readonly CallAccessListEntry[];
+  /** Dev: decode the call's console.log calls into `CallResult.console` (console-watch.ts). */
+  readonly console?: boolean;
 }
 
 export interface CallOverrides {
@@ -86,6 +89,8 @@ export interface CallResult {
   readonly createdAddress?: Uint8Array;
   /** With `msg.accessList`: the accounts and slots the call touched (sender, recipient and precompiles left out). */
   readonly accessList?: readonly CallAccessListEntry[];
+  /** With `msg.console`: the lines its console.log calls wrote, when it made any. */
+  readonly console?: readonly string[];
 }
 
 export interface CallContext {
@@ -148,8 +153,12 @@ export class CallExecutor {
     const slot = this.idle.pop() ?? (await this.newVm());
     let reusable = true;
     if (deadline !== undefined) setDeadline(slot.vm.evm, deadline.at, deadline.limitMs);
+    // A VM watches once asked (and keeps watching: its calls without the flag drop what it kept).
+    if (msg.console === true) watchConsole(slot.vm.evm);
     try {
-      return await execute(slot.vm, await this.applyOverrides(slot, msg.overrides), this.lean, msg);
+      const result = await execute(slot.vm, await this.applyOverrides(slot, msg.overrides), this.lean, msg);
+      const lines = msg.console === true ? takeConsole(slot.vm.evm) : undefined;
+      return lines === undefined ? result : { ...result, console: lines };
     } catch (err) {
       // A rejection (e.g. gas below the intrinsic gas) is an answer; the VM that threw is not trusted again
       // (a call stopped by its deadline leaves its frames' checkpoints open).
@@ -158,6 +167,7 @@ export class CallExecutor {
       return rejection(err);
     } finally {
       if (deadline !== undefined) clearDeadline(slot.vm.evm);
+      dropConsole(slot.vm.evm);
       if (reusable) {
         slot.state.reset();
         if (this.idle.length < MAX_IDLE_VMS) this.idle.push(slot);

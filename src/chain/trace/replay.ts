@@ -14,6 +14,7 @@ import { createVM, runTx } from '@ethereumjs/vm';
 import { BlockRunner } from '../exec/block-runner.js';
 import { type CallMessage, rejectionMessage } from '../exec/call.js';
 import { jumpAnalysisCacheInstalled } from '../exec/jump-analysis-cache.js';
+import { takeConsole, watchConsole } from '../exec/console-watch.js';
 import type { RewardCredit } from '../rules/engine-types.js';
 import { openState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
@@ -87,6 +88,8 @@ export async function traceBlock(
  */
 export interface TraceCallOptions extends TraceOptions {
   readonly prepareState?: (state: StateManagerInterface) => Promise<void>;
+  /** Dev: hears the lines of the call's console.log calls (exec/console-watch.ts), when it made any. */
+  readonly onConsole?: (lines: readonly string[]) => void;
 }
 
 /** A message call traced on the state after `block`, with that block as its environment (as eth_call runs). */
@@ -106,6 +109,7 @@ export async function traceCall(
   await opts.prepareState?.(opened.stateManager);
   await jumpAnalysisCacheInstalled;
   const vm = await createVM({ common: common.copy(), stateManager: opened.stateManager, blockchain: ancestors });
+  if (opts.onConsole !== undefined) watchConsole(vm.evm);
   const sender = new Address(msg.from ?? new Uint8Array(20));
   const account = await opened.stateManager.getAccount(sender);
   const tx = createLegacyTx(
@@ -124,6 +128,8 @@ export async function traceCall(
     let result: Awaited<ReturnType<typeof runTx>>;
     try {
       result = await runTx(vm, { tx, block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true });
+      const lines = opts.onConsole !== undefined ? takeConsole(vm.evm) : undefined;
+      if (lines !== undefined) opts.onConsole?.(lines);
     } catch (err) {
       // runTx refusing the call (gas below the intrinsic gas, a sender with code) is an answer, as eth_call gives
       // it; a cap the trace passed is thrown by runTraced first.

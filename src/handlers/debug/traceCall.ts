@@ -14,6 +14,7 @@ import { RawJson } from '../../rpc/raw-json.js';
 import { engineOf } from '../block-ref.js';
 import { callOverridesOf } from '../eth/call-overrides.js';
 import { callBlock, callMessageOf } from '../eth/call-request.js';
+import { consoleOf, printConsole } from '../eth/console-lines.js';
 import { traceOptionsOf } from './trace-config.js';
 import { tracing } from '../trace-answer.js';
 
@@ -35,6 +36,10 @@ export async function debug_traceCall(
     ...traceOptionsOf(config, ctx),
     // The struct logger's answer comes as JSON text, sent on as it is.
     jsonText: true,
+    // The call's console.log lines go to the node's log, as Anvil prints them; the trace shows the calls themselves.
+    ...(consoleOf(ctx).console
+      ? { onConsole: (lines: readonly string[]) => printConsole(ctx, 'debug_traceCall', lines) }
+      : {}),
     ...(state !== undefined ? { prepareState: (s: StateManagerInterface) => writeStateOverrides(s, state) } : {}),
   };
   let block = stored;

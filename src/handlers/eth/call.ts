@@ -6,6 +6,7 @@ import { callBlock, callMessageOf, checkAffordable, runOn, withCallGas } from '.
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 import { callOverridesOf } from './call-overrides.js';
+import { consoleOf, printConsole } from './console-lines.js';
 
 /** Executes a message call on the state after the given block (default latest); nothing is persisted. */
 export async function eth_call(
@@ -15,9 +16,10 @@ export async function eth_call(
   const engine = engineOf(ctx);
   const asked = callMessageOf(ctx, request, 'eth_call', callOverridesOf(stateOverrides, blockOverrides));
   const block = await callBlock(engine, blockParam);
-  const msg = withCallGas(engine, block, asked);
+  const msg = { ...withCallGas(engine, block, asked), ...consoleOf(ctx) };
   await checkAffordable(engine, block, msg, msg.gas);
   const result = await runOn(engine, block, msg, 'eth_call');
+  printConsole(ctx, 'eth_call', result.console);
   if (result.reverted) throw executionReverted(result.returnData);
   if (result.error !== undefined) throw new RpcError(ErrorCode.ServerError, result.error);
   return hexFromBytes(result.returnData);

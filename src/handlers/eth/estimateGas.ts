@@ -16,6 +16,7 @@ import {
 import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 import { callOverridesOf } from './call-overrides.js';
+import { consoleOf, printConsole } from './console-lines.js';
 
 /** The lowest gas limit with which the call succeeds, found by binary search (not the gas it used). */
 export async function eth_estimateGas(
@@ -26,7 +27,8 @@ export async function eth_estimateGas(
   // One deadline for the whole search: every run of it counts against the limit.
   const msg = callMessageOf(ctx, request, 'eth_estimateGas', callOverridesOf(stateOverrides, blockOverrides));
   const block = await callBlock(engine, blockParam);
-  return toQuantity(await estimateGas(engine, block, msg, 'eth_estimateGas'));
+  const onConsole = (lines: readonly string[] | undefined) => printConsole(ctx, 'eth_estimateGas', lines);
+  return toQuantity(await estimateGas(engine, block, { ...msg, ...consoleOf(ctx) }, 'eth_estimateGas', onConsole));
 }
 
 const succeeded = (result: CallResult): boolean => result.error === undefined;
@@ -43,10 +45,14 @@ export async function estimateGas(
   block: Block,
   msg: CallMessage,
   method: string,
+  onConsole?: (lines: readonly string[] | undefined) => void,
 ): Promise<bigint> {
   const cap = await gasCap(engine, block, msg);
-  const attempt = (gas: bigint) => runOn(engine, block, { ...msg, gas }, method);
-  const atCap = await attempt(cap);
+  // console.log lines come from the run at the cap only: the search's runs would repeat them.
+  const { console: withConsole, ...plain } = msg;
+  const attempt = (gas: bigint) => runOn(engine, block, { ...plain, gas }, method);
+  const atCap = await runOn(engine, block, { ...msg, gas: cap }, method);
+  if (withConsole === true) onConsole?.(atCap.console);
   if (!succeeded(atCap)) {
     if (atCap.reverted) throw executionReverted(atCap.returnData);
     // As geth: only a shortage of gas is "exceeds allowance"; any other failure (an opcode the chain's rules lack,

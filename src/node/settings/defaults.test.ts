@@ -107,6 +107,7 @@ function configFromTables(network: NetworkName): NodeConfig {
       blockTimeMs: d('mining.block-time'),
       extraData: d('mining.header-extra-data'),
     },
+    devOutput: { console: network === 'dev' && !d('dev.quiet-console'), printTraces: d('dev.print-traces') },
     keystore: {
       minimalPassphraseLength: d('keystore.minimal-passphrase-length'),
       lightKdf: d('keystore.light-kdf'),

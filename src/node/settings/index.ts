@@ -8,6 +8,7 @@ import { authSettings } from './auth.js';
 import { cacheSettings } from './caches.js';
 import { devSettings } from './dev.js';
 import { chainSettings } from './chain.js';
+import { devOutputSettings } from './dev-output.js';
 import { execSettings } from './exec.js';
 import { forkSettings } from './fork.js';
 import { healthSettings } from './health.js';
@@ -29,6 +30,7 @@ const tables = {
   ...p2pSettings,
   ...miningSettings,
   ...devSettings,
+  ...devOutputSettings,
   ...keystoreSettings,
   ...txpoolSettings,
   ...cacheSettings,
@@ -49,7 +51,7 @@ const groupTables: ReadonlyArray<readonly [string, object]> = [
   ['RPC authentication', authSettings],
   ['Peer-to-peer', p2pSettings],
   ['Mining', miningSettings],
-  ["Dev chain (Anvil's flags)", devSettings],
+  ["Dev chain (Anvil's flags)", { ...devSettings, ...devOutputSettings }],
   ['Accounts', keystoreSettings],
   ['Limits: transaction pool, caches, health', { ...txpoolSettings, ...cacheSettings, ...healthSettings }],
   ['Execution', execSettings],
