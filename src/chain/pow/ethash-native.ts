@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -120,7 +120,14 @@ export function buildNativeEthash(): { path: string; built: boolean } {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
     throw new Error(`${compiler} failed: ${stderr || (error as Error).message}`.slice(0, 2000));
   }
+  if (dir === dirs[0]) pruneOlderBuilds(dir, name);
   return { path: out, built: true };
+}
+
+/** Builds of earlier sources in the checkout's own folder (never the shared cache, where other versions' live). */
+function pruneOlderBuilds(dir: string, keep: string): void {
+  for (const file of readdirSync(dir))
+    if (/^ethash-[0-9a-f]{16}\.node$/.test(file) && file !== keep) rmSync(join(dir, file), { force: true });
 }
 
 function writable(dir: string): boolean {
