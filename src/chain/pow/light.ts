@@ -20,15 +20,16 @@ const unplaced = new WeakSet<Uint32Array>();
 /** This thread's scratch slot in shared cache memories (0 = main thread; seal workers take their own). */
 let slot = 0;
 /**
- * Hashes per batch (bench/ethash.ts compares 1, 2, 4, 8 and 16; 8 keeps the most reads in flight in WebAssembly,
- * which caps it there; natively 16 keeps more, but its chains no longer fit the registers).
- * SVC_ETHASH_BATCH=1..16 sets it for a process and its seal workers (A/B runs of a whole import).
+ * Hashes per batch (bench/ethash.ts compares 1, 2, 4, 8 and 16). Natively 16, the default, keeps the most reads in
+ * flight (0.39 against 0.47 ms of CPU a hash at 8 on a loaded machine, though 16 hashes' items no longer fit the
+ * registers); WebAssembly caps it at 8, its best. SVC_ETHASH_BATCH=1..16 sets it for a process and its seal workers
+ * (A/B runs of a whole import).
  */
 let batchLanes = lanesFromEnv(process.env.SVC_ETHASH_BATCH);
 
 function lanesFromEnv(value: string | undefined): number {
   const n = Number(value);
-  return Number.isInteger(n) && n >= 1 && n <= NATIVE_MAX_LANES ? n : WASM_BATCH_LANES;
+  return Number.isInteger(n) && n >= 1 && n <= NATIVE_MAX_LANES ? n : NATIVE_MAX_LANES;
 }
 
 /** How many hashes `lightHashManyInto` runs at once (1..16; at most 8 in WebAssembly). */
