@@ -7,7 +7,8 @@
  *   hash(handle, pages, lanes, input, output)
  *                                        input: 40 bytes a hash (pow hash, then the nonce as a little-endian u64);
  *                                        output: 64 bytes a hash (mix digest, then result); `lanes` hashes at once;
- *   hugePages(handle) -> number          KiB of the copy's mapping the kernel backs with huge pages (from smaps).
+ *   hugePages(handle) -> number          KiB of the copy's mapping the kernel backs with huge pages (from smaps);
+ *   copies(bytes) -> number              live copies of caches of that size in the process (tests: one per epoch).
  *
  * The copies are process-wide and found by content: every thread (the main thread and each seal worker) that binds
  * the same cache gets the same copy, whatever buffer it came in, so one copy per epoch serves the whole process.
@@ -176,11 +177,28 @@ static napi_value huge_pages(napi_env env, napi_callback_info info) {
   return result;
 }
 
+static napi_value count_copies(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &argc, argv, NULL, NULL);
+  double bytes = 0;
+  if (argc < 1 || napi_get_value_double(env, argv[0], &bytes) != napi_ok) return fail(env, "copies(bytes)");
+  uint32_t count = 0;
+  pthread_mutex_lock(&copies_lock);
+  for (copy_t *c = copies; c != NULL; c = c->next)
+    if ((double)c->bytes == bytes) count++;
+  pthread_mutex_unlock(&copies_lock);
+  napi_value result;
+  napi_create_uint32(env, count, &result);
+  return result;
+}
+
 NAPI_MODULE_INIT() {
   napi_property_descriptor properties[] = {
     {"bind", NULL, bind, NULL, NULL, NULL, napi_enumerable, NULL},
     {"hash", NULL, hash, NULL, NULL, NULL, napi_enumerable, NULL},
     {"hugePages", NULL, huge_pages, NULL, NULL, NULL, napi_enumerable, NULL},
+    {"copies", NULL, count_copies, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
   return exports;

@@ -26,6 +26,8 @@ export interface NativeEthash {
   hash(cache: NativeCache, pages: number, lanes: number, input: Uint8Array, output: Uint8Array): void;
   /** KiB of the copy's mapping that the kernel backs with huge pages. */
   hugePages(cache: NativeCache): number;
+  /** Live copies of caches of `bytes` bytes in this process, whichever threads bound them. */
+  copies(bytes: number): number;
 }
 
 /** Hashes one native call interleaves at most (native/ethash/hashimoto.h). */
