@@ -3,7 +3,9 @@
  * dataset items by 256 dependent reads at pseudo-random places of a cache far larger than the CPU's caches: one
  * hash alone waits a memory latency per read. The reads of different hashes (and of the two items of a page) are
  * independent, so each parent step computes every chain's next address, prefetches them all, then folds them in:
- * up to 2 * lanes reads are in flight instead of one.
+ * up to 2 * lanes reads are in flight instead of one. Each batch width is compiled on its own so that the chains'
+ * items (16 words, one vector each) stay in registers, and the items' keccak-512s at both ends of a page run eight
+ * to a permutation, one vector lane each: one at a time they were two thirds of the arithmetic of a hash.
  */
 #include "hashimoto.h"
 
@@ -103,6 +105,80 @@ static void keccakf(uint64_t s[25]) {
 
 }
 
+typedef uint64_t lanes8 __attribute__((vector_size(64)));
+
+static inline lanes8 rol8(lanes8 x, unsigned s) { return s == 0 ? x : (x << s) | (x >> (64 - s)); }
+
+/* Eight Keccak-f[1600] side by side, lane i of each vector being permutation i's (AVX-512: one instruction each). */
+static void keccakf_x8(lanes8 s[25]) {
+  lanes8 a0 = s[0], a1 = s[1], a2 = s[2], a3 = s[3], a4 = s[4], a5 = s[5], a6 = s[6], a7 = s[7], a8 = s[8], a9 = s[9], a10 = s[10], a11 = s[11], a12 = s[12], a13 = s[13], a14 = s[14], a15 = s[15], a16 = s[16], a17 = s[17], a18 = s[18], a19 = s[19], a20 = s[20], a21 = s[21], a22 = s[22], a23 = s[23], a24 = s[24];
+  for (int round = 0; round < 24; round++) {
+    const lanes8 c0 = a0 ^ a5 ^ a10 ^ a15 ^ a20;
+    const lanes8 c1 = a1 ^ a6 ^ a11 ^ a16 ^ a21;
+    const lanes8 c2 = a2 ^ a7 ^ a12 ^ a17 ^ a22;
+    const lanes8 c3 = a3 ^ a8 ^ a13 ^ a18 ^ a23;
+    const lanes8 c4 = a4 ^ a9 ^ a14 ^ a19 ^ a24;
+    const lanes8 d0 = c4 ^ rol8(c1, 1);
+    const lanes8 d1 = c0 ^ rol8(c2, 1);
+    const lanes8 d2 = c1 ^ rol8(c3, 1);
+    const lanes8 d3 = c2 ^ rol8(c4, 1);
+    const lanes8 d4 = c3 ^ rol8(c0, 1);
+    const lanes8 b0 = rol8(a0 ^ d0, 0);
+    const lanes8 b1 = rol8(a6 ^ d1, 44);
+    const lanes8 b2 = rol8(a12 ^ d2, 43);
+    const lanes8 b3 = rol8(a18 ^ d3, 21);
+    const lanes8 b4 = rol8(a24 ^ d4, 14);
+    const lanes8 b5 = rol8(a3 ^ d3, 28);
+    const lanes8 b6 = rol8(a9 ^ d4, 20);
+    const lanes8 b7 = rol8(a10 ^ d0, 3);
+    const lanes8 b8 = rol8(a16 ^ d1, 45);
+    const lanes8 b9 = rol8(a22 ^ d2, 61);
+    const lanes8 b10 = rol8(a1 ^ d1, 1);
+    const lanes8 b11 = rol8(a7 ^ d2, 6);
+    const lanes8 b12 = rol8(a13 ^ d3, 25);
+    const lanes8 b13 = rol8(a19 ^ d4, 8);
+    const lanes8 b14 = rol8(a20 ^ d0, 18);
+    const lanes8 b15 = rol8(a4 ^ d4, 27);
+    const lanes8 b16 = rol8(a5 ^ d0, 36);
+    const lanes8 b17 = rol8(a11 ^ d1, 10);
+    const lanes8 b18 = rol8(a17 ^ d2, 15);
+    const lanes8 b19 = rol8(a23 ^ d3, 56);
+    const lanes8 b20 = rol8(a2 ^ d2, 62);
+    const lanes8 b21 = rol8(a8 ^ d3, 55);
+    const lanes8 b22 = rol8(a14 ^ d4, 39);
+    const lanes8 b23 = rol8(a15 ^ d0, 41);
+    const lanes8 b24 = rol8(a21 ^ d1, 2);
+    a0 = b0 ^ (~b1 & b2);
+    a1 = b1 ^ (~b2 & b3);
+    a2 = b2 ^ (~b3 & b4);
+    a3 = b3 ^ (~b4 & b0);
+    a4 = b4 ^ (~b0 & b1);
+    a5 = b5 ^ (~b6 & b7);
+    a6 = b6 ^ (~b7 & b8);
+    a7 = b7 ^ (~b8 & b9);
+    a8 = b8 ^ (~b9 & b5);
+    a9 = b9 ^ (~b5 & b6);
+    a10 = b10 ^ (~b11 & b12);
+    a11 = b11 ^ (~b12 & b13);
+    a12 = b12 ^ (~b13 & b14);
+    a13 = b13 ^ (~b14 & b10);
+    a14 = b14 ^ (~b10 & b11);
+    a15 = b15 ^ (~b16 & b17);
+    a16 = b16 ^ (~b17 & b18);
+    a17 = b17 ^ (~b18 & b19);
+    a18 = b18 ^ (~b19 & b15);
+    a19 = b19 ^ (~b15 & b16);
+    a20 = b20 ^ (~b21 & b22);
+    a21 = b21 ^ (~b22 & b23);
+    a22 = b22 ^ (~b23 & b24);
+    a23 = b23 ^ (~b24 & b20);
+    a24 = b24 ^ (~b20 & b21);
+    a0 ^= round_constants[round];
+  }
+  s[0] = a0; s[1] = a1; s[2] = a2; s[3] = a3; s[4] = a4; s[5] = a5; s[6] = a6; s[7] = a7; s[8] = a8; s[9] = a9; s[10] = a10; s[11] = a11; s[12] = a12; s[13] = a13; s[14] = a14; s[15] = a15; s[16] = a16; s[17] = a17; s[18] = a18; s[19] = a19; s[20] = a20; s[21] = a21; s[22] = a22; s[23] = a23; s[24] = a24;
+}
+
+
 /* keccak-512 (original padding, 72-byte rate) of `len` ≤ 64 bytes at `in` into the 64 bytes at `out`. */
 static void keccak512(const void *in, size_t len, void *out) {
   uint64_t st[25] = {0};
@@ -111,6 +187,24 @@ static void keccak512(const void *in, size_t len, void *out) {
   st[8] ^= 0x8000000000000000ull;
   keccakf(st);
   memcpy(out, st, 64);
+}
+
+/* keccak-512 in place of `count` 64-byte items: eight at a time where at least three share a permutation. */
+static void keccak512_items(uint32_t (*items)[16], unsigned count) {
+  for (unsigned from = 0; from < count; from += 8) {
+    unsigned n = count - from < 8 ? count - from : 8;
+    if (n >= 3) {
+      lanes8 st[25] = {0};
+      for (unsigned w = 0; w < 8; w++)
+        for (unsigned i = 0; i < n; i++) memcpy(&st[w][i], &items[from + i][2 * w], 8);
+      st[8] ^= 0x8000000000000001ull;
+      keccakf_x8(st);
+      for (unsigned w = 0; w < 8; w++)
+        for (unsigned i = 0; i < n; i++) memcpy(&items[from + i][2 * w], &st[w][i], 8);
+    } else {
+      for (unsigned i = 0; i < n; i++) keccak512(items[from + i], 64, items[from + i]);
+    }
+  }
 }
 
 /* keccak-256 (original padding, 136-byte rate) of 96 bytes into 32. */
@@ -158,6 +252,7 @@ static inline __attribute__((always_inline)) void hashimoto_fixed(const uint32_t
   uint32_t mix[ETHASH_MAX_LANES][32];
   v16 item[2 * ETHASH_MAX_LANES];
   uint32_t index[2 * ETHASH_MAX_LANES];
+  uint32_t words[2 * ETHASH_MAX_LANES][16] __attribute__((aligned(64)));
   const uint64_t m = UINT64_MAX / items + 1;
 
   for (unsigned k = 0; k < N; k++) {
@@ -171,24 +266,23 @@ static inline __attribute__((always_inline)) void hashimoto_fixed(const uint32_t
       index[2 * k + 1] = 2 * page + 1;
     }
     for (unsigned c = 0; c < 2 * N; c++) {
-      uint32_t words[16];
-      memcpy(words, cache + 16 * (size_t)fastmod(index[c], m, items), 64);
-      words[0] ^= index[c];
-      keccak512(words, 64, words);
-      memcpy(&item[c], words, 64);
+      memcpy(words[c], cache + 16 * (size_t)fastmod(index[c], m, items), 64);
+      words[c][0] ^= index[c];
     }
+    keccak512_items(words, 2 * N);
+    for (unsigned c = 0; c < 2 * N; c++) memcpy(&item[c], words[c], 64);
     for (uint32_t j = 0; j < PARENTS; j += 16) {
       PARENT_STEP(0); PARENT_STEP(1); PARENT_STEP(2); PARENT_STEP(3);
       PARENT_STEP(4); PARENT_STEP(5); PARENT_STEP(6); PARENT_STEP(7);
       PARENT_STEP(8); PARENT_STEP(9); PARENT_STEP(10); PARENT_STEP(11);
       PARENT_STEP(12); PARENT_STEP(13); PARENT_STEP(14); PARENT_STEP(15);
     }
+    for (unsigned c = 0; c < 2 * N; c++) memcpy(words[c], &item[c], 64);
+    keccak512_items(words, 2 * N);
     for (unsigned k = 0; k < N; k++) {
-      uint32_t a[16], b[16];
-      keccak512(&item[2 * k], 64, a);
-      keccak512(&item[2 * k + 1], 64, b);
-      for (unsigned w = 0; w < 16; w++) mix[k][w] = fnv(mix[k][w], a[w]);
-      for (unsigned w = 0; w < 16; w++) mix[k][16 + w] = fnv(mix[k][16 + w], b[w]);
+      uint32_t page[32];
+      memcpy(page, words[2 * k], 128);
+      for (unsigned w = 0; w < 32; w++) mix[k][w] = fnv(mix[k][w], page[w]);
     }
   }
   for (unsigned k = 0; k < N; k++) {
