@@ -1,9 +1,12 @@
 /*
  * Node-API face of the C hashimoto (hashimoto.c), loaded by src/chain/pow/ethash-native.ts:
  *
- *   bind(cache: Uint32Array) -> handle   a copy of the epoch cache in memory of this add-on's own, 2 MiB aligned and
- *                                        advised into transparent huge pages (a light hash reads 32,768 random items
- *                                        of a 16 MB+ cache: with 4 KiB pages most reads also miss the TLB);
+ *   bind(cache: Uint32Array) -> handle   a copy of the epoch cache in memory of this add-on's own, mapped 2 MiB
+ *                                        aligned and advised into transparent huge pages before its first touch (a
+ *                                        light hash reads 32,768 random items of a 16 MB+ cache: with 4 KiB pages
+ *                                        most reads also miss the TLB). Not posix_memalign: once glibc has raised
+ *                                        its mmap threshold (after a large free) it serves 16 MB from the heap,
+ *                                        whose pages are already faulted in 4 KiB, and the advice comes too late;
  *   hash(handle, pages, lanes, input, output)
  *                                        input: 40 bytes a hash (pow hash, then the nonce as a little-endian u64);
  *                                        output: 64 bytes a hash (mix digest, then result); `lanes` hashes at once;
@@ -35,6 +38,20 @@ typedef struct copy {
   unsigned handles;
 } copy_t;
 
+/* `mapped` bytes (a multiple of HUGE_PAGE) at a HUGE_PAGE boundary, advised into huge pages; NULL if none. */
+static void *map_huge(size_t mapped) {
+  size_t span = mapped + HUGE_PAGE;
+  uint8_t *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return NULL;
+  uint8_t *aligned = (uint8_t *)(((uintptr_t)raw + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+  if (aligned > raw) munmap(raw, aligned - raw);
+  if (raw + span > aligned + mapped) munmap(aligned + mapped, raw + span - (aligned + mapped));
+#ifdef MADV_HUGEPAGE
+  madvise(aligned, mapped, MADV_HUGEPAGE);
+#endif
+  return aligned;
+}
+
 static pthread_mutex_t copies_lock = PTHREAD_MUTEX_INITIALIZER;
 static copy_t *copies;
 
@@ -47,11 +64,7 @@ static copy_t *acquire(const void *data, size_t bytes) {
     size_t mapped = (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
     void *words = NULL;
     found = calloc(1, sizeof *found);
-    if (found != NULL && posix_memalign(&words, HUGE_PAGE, mapped) == 0) {
-#ifdef MADV_HUGEPAGE
-      /* Before the first touch, so the copy below faults in huge pages rather than waiting for khugepaged. */
-      madvise(words, mapped, MADV_HUGEPAGE);
-#endif
+    if (found != NULL && (words = map_huge(mapped)) != NULL) {
       memcpy(words, data, bytes);
       found->words = words;
       found->bytes = bytes;
@@ -80,7 +93,7 @@ static void release(napi_env env, void *data, void *hint) {
         break;
       }
     }
-    free(copy->words);
+    munmap(copy->words, copy->mapped);
     free(copy);
   }
   pthread_mutex_unlock(&copies_lock);
