@@ -21,7 +21,7 @@ const unplaced = new WeakSet<Uint32Array>();
 let slot = 0;
 /**
  * Hashes per batch (bench/ethash.ts compares 1, 2, 4, 8 and 16). Natively 16, the default, keeps the most reads in
- * flight (0.39 against 0.47 ms of CPU a hash at 8 on a loaded machine, though 16 hashes' items no longer fit the
+ * flight (0.25 against 0.34 ms of CPU a hash at 8 on a loaded machine, though 16 hashes' items no longer fit the
  * registers); WebAssembly caps it at 8, its best. SVC_ETHASH_BATCH=1..16 sets it for a process and its seal workers
  * (A/B runs of a whole import).
  */
