@@ -23,7 +23,7 @@ import { createKeccak } from 'hash-wasm';
 import { buildCache } from '../src/chain/pow/cache.js';
 import { buildCacheInWorker } from '../src/chain/pow/cache-worker-spawn.js';
 import { cacheSize, datasetSize, seedHash } from '../src/chain/pow/epoch.js';
-import { ethashNative, setEthashNativeEnabled } from '../src/chain/pow/ethash-native.js';
+import { buildNativeEthash, ethashNative, setEthashNativeEnabled } from '../src/chain/pow/ethash-native.js';
 import { setEthashWasmEnabled } from '../src/chain/pow/ethash-wasm.js';
 import { hashimotoLight } from '../src/chain/pow/hashimoto.js';
 import {
@@ -133,6 +133,11 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
   const fullSize = datasetSize(0);
   const powHash = new Uint8Array(32).fill(0x11);
   const ms = seconds * 1000;
+  try {
+    buildNativeEthash(); // now, not in the background on first use: the native rows need it from the start
+  } catch {
+    // ethashNative() below warns why
+  }
   const native = ethashNative();
   /** `fn`'s figure on the native path, undefined when the add-on does not load here; WebAssembly runs otherwise. */
   const natively = <T>(fn: () => T): T | undefined => {
