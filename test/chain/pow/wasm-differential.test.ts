@@ -9,6 +9,10 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keccak256, loadKeccak } from '../../../src/chain/base/keccak.js';
 import { buildCache } from '../../../src/chain/pow/cache.js';
@@ -324,4 +328,55 @@ describe('the native add-on’s fallback', () => {
     expect(off).toMatchObject({ native: false, mix: toHex(truth.mixDigest), result: toHex(truth.result) });
     expect(off.stderr).not.toMatch(/native Ethash/);
   });
+
+  it.skipIf(!hasCompiler())(
+    'compiles the add-on in the background on a first use with no build, hashing in WebAssembly meanwhile',
+    () => {
+      // A compiler of another path: no build exists for it yet (the build's name hashes the compiler).
+      const dir = mkdtempSync(join(tmpdir(), 'svc-node-cc-'));
+      const cc = join(dir, 'cc');
+      writeFileSync(cc, `#!/bin/sh\nexec ${process.env.CC || 'cc'} "$@"\n`, { mode: 0o755 });
+      const buildDir = fileURLToPath(new URL('../../../build/native/', import.meta.url));
+      const before = new Set(existsSync(buildDir) ? readdirSync(buildDir) : []);
+      const modules = new URL('../../../src/chain/', import.meta.url).href;
+      const script = `
+        const { loadKeccak } = await import('${modules}base/keccak.ts');
+        const { buildCacheFast, lightHash } = await import('${modules}pow/light.ts');
+        const { ethashNative } = await import('${modules}pow/ethash-native.ts');
+        await loadKeccak();
+        const cache = buildCacheFast(${SMALL_ITEMS * 64}, new Uint8Array(32));
+        const hex = (b) => Buffer.from(b).toString('hex');
+        const hash = () => hex(lightHash(cache, ${datasetSize(0)}, new Uint8Array(32).fill(7), 42n).mixDigest);
+        const first = ethashNative() !== undefined;
+        const meanwhile = hash();
+        for (let waited = 0; ethashNative() === undefined && waited < 110000; waited += 200)
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        console.log(JSON.stringify({ first, meanwhile, later: ethashNative() !== undefined, after: hash() }));`;
+      try {
+        const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          env: { ...process.env, CC: cc },
+          encoding: 'utf8',
+        });
+        expect(run.status, run.stderr).toBe(0);
+        useReference();
+        const truth = hashimotoLight(
+          buildCacheFast(SMALL_ITEMS * 64, new Uint8Array(32)),
+          datasetSize(0),
+          new Uint8Array(32).fill(7),
+          42n,
+        );
+        expect(JSON.parse(run.stdout)).toEqual({
+          first: false,
+          meanwhile: toHex(truth.mixDigest),
+          later: true,
+          after: toHex(truth.mixDigest),
+        });
+        expect(run.stderr).not.toMatch(/native Ethash/);
+      } finally {
+        for (const file of readdirSync(buildDir)) if (!before.has(file)) rmSync(join(buildDir, file), { force: true });
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    150_000,
+  );
 });
