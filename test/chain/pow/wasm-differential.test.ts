@@ -13,7 +13,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keccak256, loadKeccak } from '../../../src/chain/base/keccak.js';
 import { buildCache } from '../../../src/chain/pow/cache.js';
 import { cacheSize, datasetSize, epochAt, seedHash, type PowParams } from '../../../src/chain/pow/epoch.js';
@@ -76,6 +76,12 @@ const defaultLanes = batchLanesNow();
 afterEach(() => {
   useFastPath();
   setBatchLanes(defaultLanes);
+});
+
+// Files after this one may share its modules: both fast paths as the environment has them.
+afterAll(() => {
+  setEthashNativeEnabled(process.env.SVC_ETHASH_NATIVE !== '0');
+  setEthashWasmEnabled(process.env.SVC_ETHASH_WASM !== '0');
 });
 
 /** The verdict and digests of the TypeScript reference and of the fast path, for comparison. */
