@@ -1,13 +1,15 @@
 /**
- * `npx tsx bench/ethash.ts`: Ethash speed on this machine, single thread, the WebAssembly path (asm/ethash.ts, what
- * every verifier and the miner use) beside the TypeScript reference (hashimoto.ts, cache.ts, the fallback):
+ * `npx tsx bench/ethash.ts`: Ethash speed on this machine, single thread, the native add-on (native/ethash/, what
+ * every verifier and the miner use where it builds), the WebAssembly path (asm/ethash.ts, its fallback; it builds
+ * the caches) and the TypeScript reference (hashimoto.ts, cache.ts, the last fallback):
  * - keccak-512 on 64-byte inputs for each installed option (why src/chain/base/keccak.ts uses hash-wasm);
  * - epoch-0 cache build on this thread, each path, and in the worker (the worker figure includes its start-up);
  * - light verification hashes per second (one light hash per header, as block import does), each path, and whether
  *   both give the same verdicts on the same seals;
- * - the same in batches of N = 1, 2, 4, 8 seals (lightHashManyInto, what verifyMany, the seal workers and the
- *   miner use: the parent reads of the N hashes interleaved), the sizes alternated over ETHASH_BENCH_ROUNDS rounds
- *   (default 2) so a change in the machine's load hits them alike; the best round of each is kept;
+ * - the same in batches of N = 1, 2, 4, 8 seals (and 16 natively; lightHashManyInto, what verifyMany, the seal
+ *   workers and the miner use: the parent reads of the N hashes interleaved), native and WebAssembly, the sizes and
+ *   paths alternated over ETHASH_BENCH_ROUNDS rounds (default 2) so a change in the machine's load hits them alike;
+ *   the best round of each is kept;
  * - the same hash over a 512 KB cache that stays in L2: what the code costs with memory latency out of the picture
  *   (a light hash reads 32,768 pseudo-random 64-byte items of the 16 MB cache; on a machine whose cache hierarchy
  *   cannot hold it, those reads, not the code, set the rate);
@@ -21,6 +23,7 @@ import { createKeccak } from 'hash-wasm';
 import { buildCache } from '../src/chain/pow/cache.js';
 import { buildCacheInWorker } from '../src/chain/pow/cache-worker-spawn.js';
 import { cacheSize, datasetSize, seedHash } from '../src/chain/pow/epoch.js';
+import { buildNativeEthash, ethashNative, setEthashNativeEnabled } from '../src/chain/pow/ethash-native.js';
 import { setEthashWasmEnabled } from '../src/chain/pow/ethash-wasm.js';
 import { hashimotoLight } from '../src/chain/pow/hashimoto.js';
 import {
@@ -36,19 +39,24 @@ import { checkSeal, mineLight } from '../src/chain/pow/seal.js';
 
 type Rate = { wall: number; cpu: number };
 
-/** One figure for the WebAssembly path and one for the TypeScript reference. */
+/** One figure for the native add-on (when it loads here), one for the WebAssembly path and one for the reference. */
 export interface PathPair<T> {
+  readonly native?: T;
   readonly wasm: T;
   readonly js: T;
 }
+
+type Batches = Record<number, { readonly rounds: Rate[]; readonly best: Rate }>;
 
 export interface EthashBenchResult {
   readonly keccak512MicrosPerCall: Record<string, number>;
   readonly cacheBuildMs: PathPair<Rate>;
   readonly cacheBuildInWorkerMs: number;
   readonly lightHashesPerSecond: PathPair<Rate>;
-  /** WebAssembly light hashes in batches of N (interleaved reads): every round, then the best (by CPU) per N. */
-  readonly batchHashesPerSecond: Record<number, { readonly rounds: Rate[]; readonly best: Rate }>;
+  /** Light hashes in batches of N (interleaved reads): every round, then the best (by CPU) per N. */
+  readonly batchHashesPerSecond: { readonly native?: Batches; readonly wasm: Batches };
+  /** KiB of the native cache copy's mapping backed by huge pages (undefined without the add-on). */
+  readonly nativeHugePagesKiB?: number;
   /** The same hash over a 512 KB cache (L2-resident): the compute alone, memory latency out of the picture. */
   readonly computeHashesPerSecond: PathPair<Rate>;
   readonly miningHashesPerSecond: PathPair<Rate>;
@@ -125,12 +133,31 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
   const fullSize = datasetSize(0);
   const powHash = new Uint8Array(32).fill(0x11);
   const ms = seconds * 1000;
+  try {
+    buildNativeEthash(); // now, not in the background on first use: the native rows need it from the start
+  } catch {
+    // ethashNative() below warns why
+  }
+  const native = ethashNative();
+  /** `fn`'s figure on the native path, undefined when the add-on does not load here; WebAssembly runs otherwise. */
+  const natively = <T>(fn: () => T): T | undefined => {
+    if (native === undefined) return undefined;
+    setEthashNativeEnabled(true);
+    try {
+      return fn();
+    } finally {
+      setEthashNativeEnabled(false);
+    }
+  };
+  setEthashNativeEnabled(false);
   const lightHashesPerSecond = {
+    native: natively(() => rate((i) => lightHash(wasmCache, fullSize, powHash, BigInt(i)), ms)),
     wasm: rate((i) => lightHash(wasmCache, fullSize, powHash, BigInt(i)), ms),
     js: rate((i) => hashimotoLight(jsCache, fullSize, powHash, BigInt(i)), ms),
   };
+  const nativeHugePagesKiB = native === undefined ? undefined : native.hugePages(native.bind(wasmCache));
 
-  const batchHashesPerSecond: EthashBenchResult['batchHashesPerSecond'] = {};
+  const batchHashesPerSecond = { native: native === undefined ? undefined : ({} as Batches), wasm: {} as Batches };
   const lanesBefore = batchLanesNow();
   const batchSeals = 64;
   const powHashes = Array.from({ length: batchSeals }, (_, k) => new Uint8Array(32).fill(k));
@@ -138,20 +165,24 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
   const los = new Array<number>(batchSeals).fill(0);
   const mixDigests = new Uint8Array(32 * batchSeals);
   const results = new Uint8Array(32 * batchSeals);
+  const batchRate = (into: Batches, n: number) => {
+    setBatchLanes(n);
+    const calls = rate((i) => {
+      los.fill(i);
+      lightHashManyInto(wasmCache, fullSize, powHashes, his, los, mixDigests, results);
+    }, ms);
+    const r = { wall: calls.wall * batchSeals, cpu: calls.cpu * batchSeals };
+    const before = into[n];
+    into[n] = {
+      rounds: [...(before?.rounds ?? []), r],
+      best: before === undefined || r.cpu > before.best.cpu ? r : before.best,
+    };
+  };
   for (let round = 0; round < rounds; round++) {
-    for (const n of [1, 2, 4, 8]) {
-      setBatchLanes(n);
-      const calls = rate((i) => {
-        los.fill(i);
-        lightHashManyInto(wasmCache, fullSize, powHashes, his, los, mixDigests, results);
-      }, ms);
-      const r = { wall: calls.wall * batchSeals, cpu: calls.cpu * batchSeals };
-      const before = batchHashesPerSecond[n];
-      const all = [...(before?.rounds ?? []), r];
-      batchHashesPerSecond[n] = {
-        rounds: all,
-        best: before === undefined || r.cpu > before.best.cpu ? r : before.best,
-      };
+    for (const n of [1, 2, 4, 8, 16]) {
+      const nativeBatches = batchHashesPerSecond.native;
+      if (nativeBatches !== undefined) natively(() => batchRate(nativeBatches, n));
+      if (n <= 8) batchRate(batchHashesPerSecond.wasm, n);
     }
   }
   setBatchLanes(lanesBefore);
@@ -160,6 +191,7 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
   const smallWasm = buildCacheFast(8191 * 64, seedHash(0));
   const smallJs = buildCache(8191 * 64, seedHash(0));
   const computeHashesPerSecond = {
+    native: natively(() => rate((i) => lightHash(smallWasm, fullSize, powHash, BigInt(i)), ms)),
     wasm: rate((i) => lightHash(smallWasm, fullSize, powHash, BigInt(i)), ms),
     js: rate((i) => hashimotoLight(smallJs, fullSize, powHash, BigInt(i)), ms),
   };
@@ -169,13 +201,16 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
     const batches = rate((i) => mineLight(cache, fullSize, powHash, 1n << 255n, BigInt(i * batch), batch), ms);
     return { wall: batches.wall * batch, cpu: batches.cpu * batch };
   };
+  const nativeMining = natively(() => mining(wasmCache));
   const wasmMining = mining(wasmCache);
   setEthashWasmEnabled(false);
   const jsMining = mining(jsCache);
   setEthashWasmEnabled(true);
 
-  // Same seals through checkSeal on both paths: half carry their true mix digest (judged at several difficulties).
+  // Same seals through checkSeal on every path: half carry their true mix digest (judged at several difficulties).
   let same = true;
+  const shown = (x: unknown) =>
+    JSON.stringify(x, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v));
   const seals = 40;
   for (let i = 0; i < seals; i++) {
     const hash = new Uint8Array(32).fill(i);
@@ -186,16 +221,14 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
       mixDigest: i % 2 === 0 ? truth.mixDigest : truth.result,
       difficulty: [1n, 3n, 1000n, 1n << 30n][i % 4],
     };
+    const nativeCheck = natively(() => checkSeal(wasmCache, fullSize, seal));
     const wasm = checkSeal(wasmCache, fullSize, seal);
     setEthashWasmEnabled(false);
     const js = checkSeal(jsCache, fullSize, seal);
     setEthashWasmEnabled(true);
-    if (
-      JSON.stringify(wasm, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v)) !==
-      JSON.stringify(js, (_k, v) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v))
-    )
-      same = false;
+    if (shown(wasm) !== shown(js) || (nativeCheck !== undefined && shown(nativeCheck) !== shown(js))) same = false;
   }
+  setEthashNativeEnabled(true);
 
   return {
     keccak512MicrosPerCall,
@@ -203,8 +236,9 @@ export async function runEthashBench(): Promise<EthashBenchResult> {
     cacheBuildInWorkerMs,
     lightHashesPerSecond,
     batchHashesPerSecond,
+    nativeHugePagesKiB,
     computeHashesPerSecond,
-    miningHashesPerSecond: { wasm: wasmMining, js: jsMining },
+    miningHashesPerSecond: { native: nativeMining, wasm: wasmMining, js: jsMining },
     sameVerdicts: { seals, same },
   };
 }
@@ -213,7 +247,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   const r = await runEthashBench();
   const pair = (x: Rate, digits: number) => `${x.wall.toFixed(digits)} wall / ${x.cpu.toFixed(digits)} cpu`;
   const row = (label: string, p: PathPair<Rate>, digits: number, unit: string) => {
-    console.log(`${label.padEnd(36)} WASM ${pair(p.wasm, digits).padEnd(24)} JS ${pair(p.js, digits)} ${unit}`);
+    const native = p.native === undefined ? '' : `native ${pair(p.native, digits).padEnd(24)} `;
+    console.log(
+      `${label.padEnd(36)} ${native}WASM ${pair(p.wasm, digits).padEnd(24)} JS ${pair(p.js, digits)} ${unit}`,
+    );
   };
   console.log('keccak-512, 64-byte input (CPU µs per call):');
   for (const [name, us] of Object.entries(r.keccak512MicrosPerCall))
@@ -230,16 +267,22 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
   );
   row('light verification, one thread:', r.lightHashesPerSecond, 0, 'hashes/s (target ≥ 2,000)');
   const perHash = (x: Rate) => `${(1000 / x.cpu).toFixed(3)} ms`;
+  const nativeLight = r.lightHashesPerSecond.native;
   console.log(
-    `  CPU per light hash:                 WASM ${perHash(r.lightHashesPerSecond.wasm)}, JS ${perHash(r.lightHashesPerSecond.js)}`,
+    `  CPU per light hash:                 ${nativeLight === undefined ? '' : `native ${perHash(nativeLight)}, `}WASM ${perHash(r.lightHashesPerSecond.wasm)}, JS ${perHash(r.lightHashesPerSecond.js)}`,
   );
-  for (const [n, { rounds: all, best }] of Object.entries(r.batchHashesPerSecond)) {
-    const each = all.map((x) => `${(1000 / x.cpu).toFixed(3)}`).join(', ');
-    console.log(
-      `  batch of ${n}:`.padEnd(38) +
-        `WASM ${pair(best, 0).padEnd(24)} hashes/s, CPU per hash ${perHash(best)} (rounds: ${each} ms)`,
-    );
+  for (const [path, batches] of Object.entries(r.batchHashesPerSecond)) {
+    for (const [n, { rounds: all, best }] of Object.entries(batches ?? {})) {
+      const each = all.map((x) => `${(1000 / x.cpu).toFixed(3)}`).join(', ');
+      console.log(
+        `  batch of ${n}:`.padEnd(38) +
+          `${path === 'native' ? 'native' : 'WASM'} ${pair(best, 0).padEnd(24)} hashes/s, CPU per hash ${perHash(best)} (rounds: ${each} ms)`,
+      );
+    }
   }
+  if (r.nativeHugePagesKiB !== undefined)
+    console.log(`  native cache copy in huge pages:    ${r.nativeHugePagesKiB} KiB (of ${cacheSize(0) >> 10})`);
+  else console.log('  native add-on: not loaded here (see the warning above), WebAssembly figures only');
   row('same, 512 KB cache (compute only):', r.computeHashesPerSecond, 0, 'hashes/s');
   row('light mining, one thread:', r.miningHashesPerSecond, 0, 'hashes/s');
   console.log(`same verdicts and mix digests on ${r.sameVerdicts.seals} seals: ${r.sameVerdicts.same ? 'yes' : 'NO'}`);

@@ -27,7 +27,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codegenIsCurrent } from './codegen-stamp.js';
 import { buildStampFile, writeAtomically } from './fs-util.js';
 
@@ -176,6 +176,26 @@ export function codegenIfStale() {
   return true;
 }
 
+/**
+ * Compiles the native Ethash add-on (src/chain/pow/ethash-native.ts: native/ethash/ with the system's C compiler)
+ * when no build of its sources exists for this CPU. Never fails the build: without a compiler, Node-API headers or
+ * dist/, the node hashes in WebAssembly (and tries the add-on again on first use).
+ */
+async function buildNativeEthash() {
+  if (process.env.SVC_ETHASH_NATIVE === '0') return;
+  const started = performance.now();
+  try {
+    const native = await import(pathToFileURL(join(distDir, 'chain', 'pow', 'ethash-native.js')).href);
+    const { path, built } = native.buildNativeEthash();
+    if (built)
+      process.stdout.write(
+        `svc-node: compiled the native Ethash add-on into ${relative(root, path)} in ${Math.round(performance.now() - started)} ms\n`,
+      );
+  } catch (err) {
+    process.stdout.write(`svc-node: no native Ethash add-on (${err?.message}); Ethash runs in WebAssembly\n`);
+  }
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   try {
@@ -193,6 +213,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.
     process.stdout.write(
       `svc-node: compiled ${count} source file(s) into dist/ in ${Math.round(performance.now() - started)} ms\n`,
     );
+    await buildNativeEthash();
     const { bundle } = await import('./bundle.js');
     const bundled = performance.now();
     const entry = await bundle();

@@ -1,34 +1,41 @@
 /**
- * The fast path every verifier and miner goes through: light hashimoto and cache builds in WebAssembly when it runs
- * here (ethash-wasm.ts), the TypeScript reference (hashimoto.ts, cache.ts) otherwise. Callers keep passing the
- * cache as a Uint32Array; the WebAssembly handle for it is found by identity. A cache that already lives in a cache
+ * The fast path every verifier and miner goes through: light hashimoto in the native add-on when it builds and loads
+ * here (ethash-native.ts), else in WebAssembly when that runs (ethash-wasm.ts), else the TypeScript reference
+ * (hashimoto.ts); cache builds in WebAssembly or the reference (cache.ts). Callers keep passing the cache as a
+ * Uint32Array; the native or WebAssembly handle for it is found by identity. A cache that already lives in a cache
  * memory (built in WebAssembly, or shared with the seal workers) is bound to it and hashed in place; any other cache
  * is copied into a memory of its own on first use (once per epoch and thread).
  */
 import { buildCache } from './cache.js';
+import { ethashNative, NATIVE_MAX_LANES, type NativeCache, type NativeEthash } from './ethash-native.js';
 import { cacheMemory, cacheView, ethashWasm, WASM_BATCH_LANES, WASM_SLOTS, WasmEthash } from './ethash-wasm.js';
+import { MIX_BYTES } from './epoch.js';
 import { hashimotoLightInto, splitNonce, type LightHash } from './hashimoto.js';
 
 const hashers = new WeakMap<Uint32Array, WasmEthash>();
+/** Native copies by cache (null: the add-on refused it), one bind per cache and thread. */
+const natives = new WeakMap<Uint32Array, NativeCache | null>();
 /** Caches a memory could not be allocated for: not tried again. */
 const unplaced = new WeakSet<Uint32Array>();
 /** This thread's scratch slot in shared cache memories (0 = main thread; seal workers take their own). */
 let slot = 0;
 /**
- * Hashes per WebAssembly batch (bench/ethash.ts compares 1, 2, 4 and 8; 8 keeps the most reads in flight).
- * SVC_ETHASH_BATCH=1..8 sets it for a process and its seal workers (A/B runs of a whole import).
+ * Hashes per batch (bench/ethash.ts compares 1, 2, 4, 8 and 16). Natively 16, the default, keeps the most reads in
+ * flight (0.25 against 0.34 ms of CPU a hash at 8 on a loaded machine, though 16 hashes' items no longer fit the
+ * registers); WebAssembly caps it at 8, its best. SVC_ETHASH_BATCH=1..16 sets it for a process and its seal workers
+ * (A/B runs of a whole import).
  */
 let batchLanes = lanesFromEnv(process.env.SVC_ETHASH_BATCH);
 
 function lanesFromEnv(value: string | undefined): number {
   const n = Number(value);
-  return Number.isInteger(n) && n >= 1 && n <= WASM_BATCH_LANES ? n : WASM_BATCH_LANES;
+  return Number.isInteger(n) && n >= 1 && n <= NATIVE_MAX_LANES ? n : NATIVE_MAX_LANES;
 }
 
-/** How many hashes `lightHashManyInto` runs at once in WebAssembly (1..8). */
+/** How many hashes `lightHashManyInto` runs at once (1..16; at most 8 in WebAssembly). */
 export function setBatchLanes(n: number): void {
-  if (!Number.isInteger(n) || n < 1 || n > WASM_BATCH_LANES)
-    throw new RangeError(`batch of ${n} out of 1..${WASM_BATCH_LANES}`);
+  if (!Number.isInteger(n) || n < 1 || n > NATIVE_MAX_LANES)
+    throw new RangeError(`batch of ${n} out of 1..${NATIVE_MAX_LANES}`);
   batchLanes = n;
 }
 
@@ -70,6 +77,51 @@ export function intoCacheMemory(cache: Uint32Array): Uint32Array {
   return bound;
 }
 
+/** The add-on and the cache's copy in it, when the add-on runs here. */
+function nativeFor(cache: Uint32Array): { native: NativeEthash; bound: NativeCache } | undefined {
+  const native = ethashNative();
+  if (native === undefined) return undefined;
+  let bound = natives.get(cache);
+  if (bound === undefined) {
+    try {
+      bound = native.bind(cache);
+    } catch {
+      bound = null; // no memory for the copy: WebAssembly or the reference hashes this cache
+    }
+    natives.set(cache, bound);
+  }
+  return bound === null ? undefined : { native, bound };
+}
+
+/** Hashes k = 0..n-1 natively (pow hash, nonce his[k]:los[k]) into 32-byte outputs at 32·k; false if not native. */
+function nativeHashMany(
+  cache: Uint32Array,
+  fullSize: number,
+  powHashes: readonly Uint8Array[],
+  his: ArrayLike<number>,
+  los: ArrayLike<number>,
+  mixDigestsOut: Uint8Array,
+  resultsOut: Uint8Array,
+): boolean {
+  const found = nativeFor(cache);
+  if (found === undefined) return false;
+  const count = powHashes.length;
+  const input = new Uint8Array(40 * count);
+  const words = new DataView(input.buffer);
+  const output = new Uint8Array(64 * count);
+  for (let k = 0; k < count; k++) {
+    input.set(powHashes[k], 40 * k);
+    words.setUint32(40 * k + 32, los[k], true);
+    words.setUint32(40 * k + 36, his[k], true);
+  }
+  found.native.hash(found.bound, Math.floor(fullSize / MIX_BYTES), batchLanes, input, output);
+  for (let k = 0; k < count; k++) {
+    mixDigestsOut.set(output.subarray(64 * k, 64 * k + 32), 32 * k);
+    resultsOut.set(output.subarray(64 * k + 32, 64 * k + 64), 32 * k);
+  }
+  return true;
+}
+
 function hasherFor(cache: Uint32Array): WasmEthash | undefined {
   const module = ethashWasm();
   if (module === undefined) return undefined;
@@ -90,7 +142,7 @@ function hasherFor(cache: Uint32Array): WasmEthash | undefined {
   return hasher;
 }
 
-/** hashimotoLightInto's contract, in WebAssembly when it runs. */
+/** hashimotoLightInto's contract, natively or in WebAssembly when either runs. */
 export function lightHashInto(
   cache: Uint32Array,
   fullSize: number,
@@ -100,6 +152,8 @@ export function lightHashInto(
   mixDigestOut: Uint8Array,
   resultOut: Uint8Array,
 ): void {
+  if (powHash.length !== 32) throw new RangeError(`pow hash must be 32 bytes, got ${powHash.length}`);
+  if (nativeHashMany(cache, fullSize, [powHash], [nonceHi], [nonceLo], mixDigestOut, resultOut)) return;
   const hasher = hasherFor(cache);
   if (hasher !== undefined) hasher.hashimotoInto(fullSize, powHash, nonceHi, nonceLo, mixDigestOut, resultOut);
   else hashimotoLightInto(cache, fullSize, powHash, nonceHi, nonceLo, mixDigestOut, resultOut);
@@ -107,8 +161,8 @@ export function lightHashInto(
 
 /**
  * Many light hashes over one cache: hash k of pow hash powHashes[k] and nonce his[k]:los[k] leaves its mix digest at
- * 32·k in mixDigestsOut and its result at 32·k in resultsOut. In WebAssembly they run in batches whose cache reads
- * are interleaved (one hash alone waits on memory for each of its reads); each hash's output is the one
+ * 32·k in mixDigestsOut and its result at 32·k in resultsOut. Natively or in WebAssembly they run in batches whose
+ * cache reads are interleaved (one hash alone waits on memory for each of its reads); each hash's output is the one
  * lightHashInto gives it alone.
  */
 export function lightHashManyInto(
@@ -123,6 +177,7 @@ export function lightHashManyInto(
   const count = powHashes.length;
   for (const powHash of powHashes)
     if (powHash.length !== 32) throw new RangeError(`pow hash must be 32 bytes, got ${powHash.length}`);
+  if (nativeHashMany(cache, fullSize, powHashes, his, los, mixDigestsOut, resultsOut)) return;
   const hasher = hasherFor(cache);
   if (hasher === undefined) {
     for (let k = 0; k < count; k++) {
@@ -138,8 +193,9 @@ export function lightHashManyInto(
     }
     return;
   }
-  for (let from = 0; from < count; from += batchLanes) {
-    const n = Math.min(batchLanes, count - from);
+  const lanes = Math.min(batchLanes, WASM_BATCH_LANES);
+  for (let from = 0; from < count; from += lanes) {
+    const n = Math.min(lanes, count - from);
     const to = from + n;
     hasher.hashimotoBatchInto(
       fullSize,
@@ -153,7 +209,7 @@ export function lightHashManyInto(
   }
 }
 
-/** hashimotoLight's contract, in WebAssembly when it runs. */
+/** hashimotoLight's contract, natively or in WebAssembly when either runs. */
 export function lightHash(
   cache: Uint32Array,
   fullSize: number,

@@ -9,7 +9,9 @@ import { RLP } from '@ethereumjs/rlp';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Era1File } from '../../../src/chain/archive/era1.js';
 import { getNetwork } from '../../../src/chain/networks/index.js';
+import { cacheSize } from '../../../src/chain/pow/epoch.js';
 import { Ethash } from '../../../src/chain/pow/ethash.js';
+import { ethashNative } from '../../../src/chain/pow/ethash-native.js';
 import { evmRulesAt } from '../../../src/chain/rules/evmRules.js';
 import { ERA1_EPOCH0 } from '../../helpers/vectors-dir.js';
 
@@ -61,6 +63,9 @@ describe('Ethash.verifyMany: seals checked on worker threads', () => {
     });
     const oneByOne = await Promise.all([batch[4], batch[5], batch[17]].map((h) => pow.verify(h)));
     expect(oneByOne).toEqual([true, 'invalid mix digest', 'invalid mix digest']);
+    // The main thread and both workers hashed epoch 0 natively (where the add-on builds) over one copy of its cache.
+    const native = ethashNative();
+    if (native !== undefined) expect(native.copies(cacheSize(0))).toBe(1);
   }, 60_000);
 
   it('an empty batch is an empty answer', async () => {

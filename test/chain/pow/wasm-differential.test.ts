@@ -1,5 +1,5 @@
 /**
- * The WebAssembly Ethash against the TypeScript reference (hashimoto.ts, cache.ts, seal.ts): cache builds word for
+ * The native Ethash (native/ethash/, a Node-API add-on) and the WebAssembly Ethash, each against the TypeScript reference (hashimoto.ts, cache.ts, seal.ts): cache builds word for
  * word, and mix digests, results and seal verdicts over random headers and nonces, valid and invalid seals, at
  * epoch 0 with its real cache and at every kind of epoch boundary (the last block of an epoch, the first of the next,
  * and ECIP-1099's switch to 60,000-block epochs at 11,700,000) with that epoch's seed and dataset size. Caches of
@@ -7,11 +7,17 @@
  * built from their seed (hashimoto and the cache rounds take the item and page counts as inputs, so the arithmetic
  * compared is the same); epoch 0 and the ethereum/tests vectors run at full size.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keccak256, loadKeccak } from '../../../src/chain/base/keccak.js';
 import { buildCache } from '../../../src/chain/pow/cache.js';
 import { cacheSize, datasetSize, epochAt, seedHash, type PowParams } from '../../../src/chain/pow/epoch.js';
+import { ethashNative, setEthashNativeEnabled } from '../../../src/chain/pow/ethash-native.js';
 import { compileEthashWasm, ethashWasm, setEthashWasmEnabled } from '../../../src/chain/pow/ethash-wasm.js';
 import { hashimotoLight, splitNonce } from '../../../src/chain/pow/hashimoto.js';
 import {
@@ -32,30 +38,60 @@ const SMALL_ITEMS = 4093;
 let epoch0: Uint32Array;
 let epoch0Js: Uint32Array;
 
+/** The fast path under test: the add-on (with WebAssembly building the caches, as in a node) or WebAssembly alone. */
+type FastPath = 'native' | 'WebAssembly';
+let fast: FastPath = 'native';
+
+function useFastPath(): void {
+  setEthashNativeEnabled(fast === 'native');
+  setEthashWasmEnabled(true);
+}
+
+function useReference(): void {
+  setEthashNativeEnabled(false);
+  setEthashWasmEnabled(false);
+}
+
+/** Whether this machine has a C compiler, where the add-on must then build and load. */
+function hasCompiler(): boolean {
+  try {
+    execFileSync(process.env.CC || 'cc', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 beforeAll(async () => {
   await loadKeccak();
   expect(ethashWasm(), 'the WebAssembly module must instantiate on Node 20').toBeDefined();
   epoch0 = buildCacheFast(cacheSize(0), seedHash(0));
-  setEthashWasmEnabled(false);
+  useReference();
   epoch0Js = buildCacheFast(cacheSize(0), seedHash(0));
-  setEthashWasmEnabled(true);
+  useFastPath();
 });
 
 const defaultLanes = batchLanesNow();
 
 afterEach(() => {
-  setEthashWasmEnabled(true);
+  useFastPath();
   setBatchLanes(defaultLanes);
 });
 
-/** The verdict and digests of the TypeScript reference (WebAssembly off) and of the fast path, for comparison. */
+// Files after this one may share its modules: both fast paths as the environment has them.
+afterAll(() => {
+  setEthashNativeEnabled(process.env.SVC_ETHASH_NATIVE !== '0');
+  setEthashWasmEnabled(process.env.SVC_ETHASH_WASM !== '0');
+});
+
+/** The verdict and digests of the TypeScript reference and of the fast path, for comparison. */
 function both(cache: Uint32Array, fullSize: number, seal: SealInput) {
-  setEthashWasmEnabled(false);
+  useReference();
   const js = {
     check: checkSeal(cache, fullSize, seal),
     hash: hashimotoLight(cache, fullSize, seal.powHash, seal.nonce),
   };
-  setEthashWasmEnabled(true);
+  useFastPath();
   const wasm = { check: checkSeal(cache, fullSize, seal), hash: lightHash(cache, fullSize, seal.powHash, seal.nonce) };
   return { js, wasm };
 }
@@ -96,12 +132,13 @@ function expectSameBatchVerdicts(cache: Uint32Array, fullSize: number, seals: re
   mixed.splice(1, 0, { ...seals[0], difficulty: 0n }); // invalid difficulty, never hashed
   mixed.splice(4, 0, { ...seals[0], mixDigest: seals[0].mixDigest.subarray(0, 31) }); // invalid length
   mixed.push({ ...seals[0], nonce: 2n ** 64n - 1n });
-  setEthashWasmEnabled(false);
+  useReference();
   const reference = shown(mixed.map((seal) => checkSeal(cache, fullSize, seal)));
   const digests = seals.map((seal) => hashimotoLight(cache, fullSize, seal.powHash, seal.nonce));
-  setEthashWasmEnabled(true);
+  useFastPath();
   const nonces = seals.map((seal) => splitNonce(seal.nonce));
-  for (const lanes of [1, 2, 3, 4, 8]) {
+  // Natively every width has code of its own (1..8, and 16); WebAssembly caps a batch at 8.
+  for (const lanes of [1, 2, 3, 4, 5, 6, 7, 8, 16]) {
     setBatchLanes(lanes);
     // Verdicts alone would not show a wrong mix digest on a seal already invalid: the digests themselves, too.
     const mixDigests = new Uint8Array(32 * seals.length);
@@ -137,7 +174,14 @@ function expectSameBatchVerdicts(cache: Uint32Array, fullSize: number, seals: re
   }
 }
 
-describe('WebAssembly Ethash vs the TypeScript reference', () => {
+describe.each<FastPath>(['native', 'WebAssembly'])('%s Ethash vs the TypeScript reference', (path) => {
+  beforeAll(() => {
+    fast = path;
+    useFastPath();
+    if (path === 'native' && hasCompiler()) expect(ethashNative(), 'the add-on must build and load here').toBeDefined();
+    else if (path === 'WebAssembly') expect(ethashNative()).toBeUndefined();
+  });
+
   it('builds the epoch-0 cache word for word (and the ethereum/tests cache hash)', () => {
     expect(memoryOf(epoch0)).toBeDefined();
     expect(memoryOf(epoch0Js)).toBeDefined(); // copied into a memory on first use
@@ -186,9 +230,9 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
       const { epoch, epochLength } = epochAt(block, etc);
       const seed = seedHash(epoch, epochLength);
       const small = SMALL_ITEMS * 64;
-      setEthashWasmEnabled(false);
+      useReference();
       const js = buildCacheFast(small, seed);
-      setEthashWasmEnabled(true);
+      useFastPath();
       const wasm = buildCacheFast(small, seed);
       expect(memoryOf(wasm)).toBeDefined();
       expect(toHex(new Uint8Array(wasm.slice().buffer))).toBe(toHex(new Uint8Array(js.buffer)));
@@ -203,7 +247,7 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
     const powHash = new Uint8Array(randomBytes(32));
     const found = mineLight(epoch0, fullSize, powHash, 50n, 0n, 10_000);
     expect(found).toBeDefined();
-    setEthashWasmEnabled(false);
+    useReference();
     const reference = mineLight(epoch0Js, fullSize, powHash, 50n, 0n, 10_000);
     expect(
       checkSeal(epoch0Js, fullSize, {
@@ -213,7 +257,7 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
         difficulty: 50n,
       }).valid,
     ).toBe(true);
-    setEthashWasmEnabled(true);
+    useFastPath();
     expect(found).toEqual(reference);
     // Batches of consecutive nonces stop where one-at-a-time would: not a nonce past maxIters, the same first find.
     const attempts = found?.attempts as number;
@@ -224,9 +268,9 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
     }
     setBatchLanes(defaultLanes);
     // A difficulty below the batch width narrows the batch: the same seal still.
-    setEthashWasmEnabled(false);
+    useReference();
     const easy = mineLight(epoch0Js, fullSize, powHash, 3n, 7n, 10);
-    setEthashWasmEnabled(true);
+    useFastPath();
     expect(easy).toBeDefined();
     expect(mineLight(epoch0, fullSize, powHash, 3n, 7n, 10)).toEqual(easy);
   });
@@ -235,7 +279,7 @@ describe('WebAssembly Ethash vs the TypeScript reference', () => {
 describe('the TypeScript fallback', () => {
   it('runs when the module cannot be instantiated, or when the setting turns WebAssembly off', () => {
     expect(compileEthashWasm(new Uint8Array([0, 0x61, 0x73, 0x6d, 9, 9, 9, 9]))).toBeUndefined();
-    setEthashWasmEnabled(false);
+    useReference();
     expect(ethashWasm()).toBeUndefined();
     const small = buildCacheFast(SMALL_ITEMS * 64, seedHash(0));
     expect(memoryOf(small)).toBeUndefined();
@@ -251,4 +295,94 @@ describe('the TypeScript fallback', () => {
     };
     expect(checkSeal(epoch0Js, vector.full_size, seal).valid).toBe(true);
   });
+});
+
+describe('the native add-on’s fallback', () => {
+  /** A child process hashing one seal over a small cache: whether the add-on ran, the digests, its stderr. */
+  function childHash(env: Record<string, string>) {
+    const modules = new URL('../../../src/chain/', import.meta.url).href;
+    const script = `
+      const { loadKeccak } = await import('${modules}base/keccak.ts');
+      const { buildCacheFast, lightHash } = await import('${modules}pow/light.ts');
+      const { ethashNative } = await import('${modules}pow/ethash-native.ts');
+      await loadKeccak();
+      const cache = buildCacheFast(${SMALL_ITEMS * 64}, new Uint8Array(32));
+      const { mixDigest, result } = lightHash(cache, ${datasetSize(0)}, new Uint8Array(32).fill(7), 42n);
+      const hex = (b) => Buffer.from(b).toString('hex');
+      console.log(JSON.stringify({ native: ethashNative() !== undefined, mix: hex(mixDigest), result: hex(result) }));`;
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
+    expect(run.status, run.stderr).toBe(0);
+    return { ...(JSON.parse(run.stdout) as { native: boolean; mix: string; result: string }), stderr: run.stderr };
+  }
+
+  it('hashes in WebAssembly, with one warning saying why, when the add-on cannot be built; none when it is off', () => {
+    useReference();
+    const truth = hashimotoLight(
+      buildCacheFast(SMALL_ITEMS * 64, new Uint8Array(32)),
+      datasetSize(0),
+      new Uint8Array(32).fill(7),
+      42n,
+    );
+    const unbuilt = childHash({ CC: '/nonexistent/cc' });
+    expect(unbuilt).toMatchObject({ native: false, mix: toHex(truth.mixDigest), result: toHex(truth.result) });
+    expect(unbuilt.stderr).toMatch(/native Ethash unavailable, WebAssembly runs instead: .*\/nonexistent\/cc/);
+    expect(unbuilt.stderr.match(/native Ethash unavailable/g)).toHaveLength(1);
+    const off = childHash({ SVC_ETHASH_NATIVE: '0' });
+    expect(off).toMatchObject({ native: false, mix: toHex(truth.mixDigest), result: toHex(truth.result) });
+    expect(off.stderr).not.toMatch(/native Ethash/);
+  });
+
+  it.skipIf(!hasCompiler())(
+    'compiles the add-on in the background on a first use with no build, hashing in WebAssembly meanwhile',
+    () => {
+      // A compiler of another path: no build exists for it yet (the build's name hashes the compiler).
+      const dir = mkdtempSync(join(tmpdir(), 'svc-node-cc-'));
+      const cc = join(dir, 'cc');
+      writeFileSync(cc, `#!/bin/sh\nexec ${process.env.CC || 'cc'} "$@"\n`, { mode: 0o755 });
+      const buildDir = fileURLToPath(new URL('../../../build/native/', import.meta.url));
+      const before = new Set(existsSync(buildDir) ? readdirSync(buildDir) : []);
+      const modules = new URL('../../../src/chain/', import.meta.url).href;
+      const script = `
+        const { loadKeccak } = await import('${modules}base/keccak.ts');
+        const { buildCacheFast, lightHash } = await import('${modules}pow/light.ts');
+        const { ethashNative } = await import('${modules}pow/ethash-native.ts');
+        await loadKeccak();
+        const cache = buildCacheFast(${SMALL_ITEMS * 64}, new Uint8Array(32));
+        const hex = (b) => Buffer.from(b).toString('hex');
+        const hash = () => hex(lightHash(cache, ${datasetSize(0)}, new Uint8Array(32).fill(7), 42n).mixDigest);
+        const first = ethashNative() !== undefined;
+        const meanwhile = hash();
+        for (let waited = 0; ethashNative() === undefined && waited < 110000; waited += 200)
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        console.log(JSON.stringify({ first, meanwhile, later: ethashNative() !== undefined, after: hash() }));`;
+      try {
+        const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+          env: { ...process.env, CC: cc },
+          encoding: 'utf8',
+        });
+        expect(run.status, run.stderr).toBe(0);
+        useReference();
+        const truth = hashimotoLight(
+          buildCacheFast(SMALL_ITEMS * 64, new Uint8Array(32)),
+          datasetSize(0),
+          new Uint8Array(32).fill(7),
+          42n,
+        );
+        expect(JSON.parse(run.stdout)).toEqual({
+          first: false,
+          meanwhile: toHex(truth.mixDigest),
+          later: true,
+          after: toHex(truth.mixDigest),
+        });
+        expect(run.stderr).not.toMatch(/native Ethash/);
+      } finally {
+        for (const file of readdirSync(buildDir)) if (!before.has(file)) rmSync(join(buildDir, file), { force: true });
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    150_000,
+  );
 });
