@@ -31,6 +31,7 @@ const forks: NodeProcess[] = [];
 const dirs: string[] = [];
 let cacheDir: string;
 let tokenAddress: string;
+let deployHash: string;
 let forkBlock: bigint;
 
 async function rpc(url: string, method: string, params: unknown[] = []): Promise<any> {
@@ -57,7 +58,10 @@ async function startFork(): Promise<NodeProcess> {
   return fork;
 }
 
-/** What a test suite's first reads on a fork look like: code, storage, balances, a BLOCKHASH below the base. */
+/**
+ * What a test suite's first reads on a fork look like: code, storage, balances, a BLOCKHASH below the base, and
+ * history below it (a block, a receipt, logs: the upstream's answers, kept in the fork cache too).
+ */
 async function readAround(url: string): Promise<unknown[]> {
   const balanceOf = (who: string) =>
     rpc(url, 'eth_call', [{ to: tokenAddress, data: token.encodeFunctionData('balanceOf', [who]) }, 'latest']);
@@ -68,6 +72,11 @@ async function readAround(url: string): Promise<unknown[]> {
     await rpc(url, 'eth_getBalance', [holder.address, 'latest']),
     await rpc(url, 'eth_getStorageAt', [tokenAddress, '0x2', 'latest']),
     await rpc(url, 'eth_call', [{ data: parentHash }, 'latest']),
+    await rpc(url, 'eth_getBlockByNumber', [`0x${(forkBlock - 1n).toString(16)}`, true]),
+    await rpc(url, 'eth_getTransactionReceipt', [deployHash]),
+    await rpc(url, 'eth_getLogs', [
+      { fromBlock: '0x0', toBlock: `0x${forkBlock.toString(16)}`, address: tokenAddress },
+    ]),
   ];
 }
 
@@ -80,6 +89,7 @@ beforeAll(async () => {
   });
   const deployed = await new ContractFactory(Token.abi, Token.bytecode, holder.connect(provider)).deploy(5_000n);
   await deployed.deploymentTransaction()!.wait();
+  deployHash = deployed.deploymentTransaction()!.hash;
   tokenAddress = await deployed.getAddress();
   provider.destroy();
   await rpc(upstream.url, 'qa_mineBlocks', [2]);
@@ -103,6 +113,8 @@ describe('two datadirs forking the same upstream block', () => {
     const firstAsked = proxy.calls.map((c) => c.split(' ')[0]);
     expect(firstAsked).toContain('eth_getProof');
     expect(firstAsked).toContain('eth_getCode');
+    expect(firstAsked).toContain('eth_getTransactionReceipt');
+    expect(firstAsked).toContain('eth_getLogs');
 
     proxy.reset();
     const second = await startFork();
