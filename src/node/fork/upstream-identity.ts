@@ -45,8 +45,8 @@ export async function rememberIdentity(config: ForkCacheConfig, url: string, rec
   if (config.maxBytes <= 0) return;
   const file = fileOf(config, url);
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  const kept = { ...record, host: new URL(url).host };
   try {
+    const kept = { ...record, host: new URL(url).host };
     await mkdir(upstreamsDir(config), { recursive: true });
     await writeFile(temporary, `${JSON.stringify(kept)}\n`);
     await rename(temporary, file);
