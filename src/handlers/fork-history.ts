@@ -1,13 +1,14 @@
 /**
  * The handlers' one door to a fork's history: a read view that knows the fork's base. A fork's history is the
  * upstream's up to its base block, as Anvil answers it: blocks at or below the base, and the transactions and receipts
- * in them, are asked of the upstream (within the fork.* limits) and kept in the engine's memo for the next ask. The
- * base block itself is stored header-only (chain/fork/fork-base.ts), so it too comes from the upstream, with its
- * transactions. An answer about a block above the base is not the fork's and is dropped. Off a fork every read is
+ * in them, are asked of the upstream (within the fork.* limits) and kept in the engine's memo for the next ask, and
+ * in the fork cache every datadir forking the same block shares. The base block itself is stored header-only
+ * (chain/fork/fork-base.ts), so it too comes from the upstream, with its transactions. An answer about a block above the base is not the fork's and is dropped. Off a fork every read is
  * this chain's, and the view only passes the handler's own answer through.
  */
 import type { ChainEngine, LogQuery } from '../chain/index.js';
 import type { Block, BlockNumberOrTagOrHash, Filter, Log } from '../generated/types.js';
+import { sharedCacheOf } from '../node/fork/cached-upstream.js';
 import { forkSwitcherOf } from '../node/fork/fork-switch.js';
 import type { SvcNode } from '../node/node.js';
 import type { HandlerContext } from '../rpc/context.js';
@@ -129,10 +130,16 @@ export class ForkAwareReads {
     const key = `${method}${JSON.stringify(params)}`;
     const known = answers.get(key);
     if (known !== undefined) return known as T;
-    const answer = await client.call<T | null>(method, params);
-    if (answer === null) return null;
-    const height = heightOf(answer);
-    if (height === undefined || BigInt(height) > base) return null;
+    const isHistory = (answer: T | null): answer is T => {
+      if (answer === null) return false;
+      const height = heightOf(answer);
+      return height !== undefined && BigInt(height) <= base;
+    };
+    const ask = () => client.call<T | null>(method, params);
+    // Another datadir forking the same block may have asked it already (the fork cache, node/fork/cached-upstream.ts).
+    const shared = sharedCacheOf(client);
+    const answer = await (shared === undefined ? ask() : shared.history(base, key, ask, isHistory));
+    if (!isHistory(answer)) return null;
     answers.set(key, answer);
     return answer;
   }

@@ -257,7 +257,7 @@ async function forkOptionsOf(
   datadir: string,
 ): Promise<{ network: NetworkName; fork: ForkUpstream }> {
   const upstream = upstreamClientFor(config);
-  const record = await forkNetworkOf(datadir, upstream);
+  const record = await forkNetworkOf(datadir, upstream, config.url, config.cache);
   return { network: record.network, fork: cachedUpstreamOf(upstream, record, config.cache) };
 }
 

@@ -1,15 +1,23 @@
 /**
  * A loopback JSON-RPC proxy in front of a fork's upstream: it records every call the fork makes (method and
- * params), so a test can tell what the fork asked, and it can be switched to fail every request (HTTP 503).
+ * params; each call of a batch), so a test can tell what the fork asked; it can be switched to fail every request
+ * (HTTP 503) or to another upstream.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
+interface Call {
+  readonly method: string;
+  readonly params?: unknown[];
+}
 
 export interface CountingProxy {
   readonly url: string;
   /** Calls seen since the last `reset`, as `method params-json`. */
   readonly calls: string[];
   failing: boolean;
+  /** Where calls go: another node puts another chain behind the same URL. */
+  upstream: string;
   reset(): void;
   close(): Promise<void>;
 }
@@ -20,6 +28,7 @@ export async function startCountingProxy(upstreamUrl: string): Promise<CountingP
     url: '',
     calls,
     failing: false,
+    upstream: upstreamUrl,
     reset: () => calls.splice(0),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -28,13 +37,14 @@ export async function startCountingProxy(upstreamUrl: string): Promise<CountingP
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const parsed = JSON.parse(body) as { method: string; params?: unknown[] };
-      calls.push(`${parsed.method} ${JSON.stringify(parsed.params ?? [])}`);
+      const parsed = JSON.parse(body) as Call | Call[];
+      for (const call of Array.isArray(parsed) ? parsed : [parsed])
+        calls.push(`${call.method} ${JSON.stringify(call.params ?? [])}`);
       if (proxy.failing) {
         res.writeHead(503).end('upstream down for the test');
         return;
       }
-      const answer = await fetch(upstreamUrl, {
+      const answer = await fetch(proxy.upstream, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body,

@@ -271,8 +271,16 @@ describe('a fork of an svc-node dev chain', () => {
     expect(await balanceOf(fork.url, holder.address, `0x${forkBlock.toString(16)}`)).toBe(SUPPLY - 1000n);
     expect(await rpc(fork.url, 'eth_getCode', [tokenAddress, 'latest'])).not.toBe('0x');
     expect(proxy.calls).toEqual([]);
-    // The proxy does see what was never read.
+    // The proxy does see what was never read, in one batch with the check that the upstream is still the chain the
+    // datadir forked (its chain id and genesis, asked once per run).
     await rpc(fork.url, 'eth_call', [{ data: blockHashCode(forkBlock - 3n) }, 'latest']);
+    expect(proxy.calls.map((c) => c.split(' ')[0])).toEqual([
+      'eth_chainId',
+      'eth_getBlockByNumber',
+      'eth_getBlockByNumber',
+    ]);
+    proxy.reset();
+    await rpc(fork.url, 'eth_call', [{ data: blockHashCode(forkBlock - 5n) }, 'latest']);
     expect(proxy.calls.map((c) => c.split(' ')[0])).toEqual(['eth_getBlockByNumber']);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Anvil (from @foundry-rs/anvil) on a free loopback port, the one launcher of every differential test and bench:
  * the platform package's binary itself (not the Node wrapper in node_modules/.bin, whose death would orphan the
- * binary), chain id 1337 and the dev mnemonic, plus the caller's flags. Resolves once it answers eth_chainId;
+ * binary), chain id 1337 (or the caller's) and the dev mnemonic, plus the caller's flags. Resolves once it answers eth_chainId;
  * `stop()` kills it (call it in `afterAll`).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +26,12 @@ export interface AnvilNode {
 }
 
 export async function startAnvil(
-  opts: { readonly hardfork?: string; readonly args?: readonly string[]; readonly mnemonic?: string } = {},
+  opts: {
+    readonly hardfork?: string;
+    readonly args?: readonly string[];
+    readonly mnemonic?: string;
+    readonly chainId?: number;
+  } = {},
 ) {
   const anvil = foundryBinary('anvil');
   if (anvil === undefined) throw new Error('anvil is not installed (@foundry-rs/anvil has no binary here)');
@@ -40,7 +45,7 @@ export async function startAnvil(
         '--port',
         String(port),
         '--chain-id',
-        '1337',
+        String(opts.chainId ?? 1337),
         '--mnemonic',
         opts.mnemonic ?? DEV_MNEMONIC,
       ],

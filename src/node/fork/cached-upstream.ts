@@ -2,8 +2,11 @@
  * The `ForkUpstream` a fork reads through: answers for its fork block come from the fork cache (fork-cache.ts) when
  * another datadir (or an earlier run) asked for them, and the upstream's answers are kept there for the next one.
  * The engine checks every answer as before (proofs against the base state root, code against its hash), cached or
- * not. Headers are kept under the fork block once it is known (the engine asks for the pinned block first).
+ * not. Headers are kept under the fork block once it is known (the engine asks for the pinned block first). The fork
+ * history's answers (blocks, transactions, receipts and logs below the fork block, asked by handlers/fork-history.ts)
+ * are kept there too, one file per request, named by its hash.
  */
+import { createHash } from 'node:crypto';
 import { bytesToHex, bytesToUnprefixedHex, hexToBytes } from '@ethereumjs/util';
 import type { ForkUpstream, UpstreamHeader, UpstreamProof } from '../../chain/index.js';
 import { ForkCache, type ForkCacheDir, type UpstreamIdentity } from './fork-cache.js';
@@ -23,11 +26,20 @@ export function forkCacheFor(config: ForkCacheConfig): ForkCache {
   return cache;
 }
 
+/** The fork cache each upstream client reads through, for the fork history's answers (handlers/fork-history.ts). */
+const byClient = new WeakMap<ForkUpstream, CachedUpstream>();
+
 /** `upstream` read through the fork cache of `config` (itself when the cache is off). */
 export function cachedUpstreamOf(upstream: ForkUpstream, who: UpstreamIdentity, config: ForkCacheConfig): ForkUpstream {
   const cache = forkCacheFor(config);
-  return cache.enabled ? new CachedUpstream(upstream, cache, who) : upstream;
+  if (!cache.enabled) return upstream;
+  const cached = new CachedUpstream(upstream, cache, who);
+  byClient.set(upstream, cached);
+  return cached;
 }
+
+/** The fork cache `client`'s fork reads through; undefined when the cache is off. */
+export const sharedCacheOf = (client: ForkUpstream): CachedUpstream | undefined => byClient.get(client);
 
 export class CachedUpstream implements ForkUpstream {
   private readonly dirs = new Map<bigint, Promise<ForkCacheDir | undefined>>();
@@ -82,6 +94,27 @@ export class CachedUpstream implements ForkUpstream {
       decode: (bytes) => new Uint8Array(bytes),
       binary: true,
     });
+  }
+
+  /**
+   * An answer about the fork's history (a block, transaction, receipt or logs at or below `block`, the fork block):
+   * from the fork cache under `key` (the request), else `ask()`'s, kept when `keep` says it is history.
+   */
+  async history<T>(block: bigint, key: string, ask: () => Promise<T>, keep: (answer: T) => boolean): Promise<T> {
+    const dir = await this.dirOf(block);
+    const name = `history-${createHash('sha256').update(key).digest('hex')}.json`;
+    const kept = await dir?.read(name);
+    if (kept !== undefined) {
+      try {
+        const entry = JSON.parse(kept.toString('utf8')) as { key: string; answer: T };
+        if (entry.key === key) return entry.answer;
+      } catch {
+        // Damaged: asked again and replaced.
+      }
+    }
+    const answer = await ask();
+    if (keep(answer)) await dir?.write(name, JSON.stringify({ key, answer }));
+    return answer;
   }
 
   private async through<T>(

@@ -15,6 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ForkCacheConfig } from './fork-config.js';
+import { upstreamsDir } from './upstream-identity.js';
 
 /** Who the upstream is: a cache directory serves only the chain it was written for. */
 export interface UpstreamIdentity {
@@ -105,6 +106,8 @@ export class ForkCache {
       bytes += await removeDir(this.config.dir, dir.path);
       forks++;
     }
+    // Clearing everything forgets what the upstream URLs said they are too: the next fork asks again.
+    if (chainId === undefined) await rm(upstreamsDir(this.config), { recursive: true, force: true });
     return { forks, bytes };
   }
 

@@ -92,7 +92,8 @@ export class ForkSwitcher {
               url: target.url,
               ...(target.block !== undefined ? { block: target.block } : {}),
             });
-      const record = upstream === undefined ? undefined : await forkNetworkOf(dir, upstream);
+      const record =
+        upstream === undefined ? undefined : await forkNetworkOf(dir, upstream, target!.url, config.forkRequests.cache);
       if (record !== undefined) network = record.network;
       engine = await ChainEngine.open({
         ...engineOptionsOf(node),

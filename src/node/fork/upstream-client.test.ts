@@ -109,4 +109,46 @@ describe('UpstreamClient', () => {
     answer = () => ({ declaredLength: 1024 * 1024 * 1024 });
     await expect(client().code(new Uint8Array(20), 1n)).rejects.toThrow(/passed 1 MiB .*fork\.max-response-bytes/);
   });
+
+  describe('a remembered identity', () => {
+    const identity = (chainId: string) => (method: string) =>
+      method === 'eth_chainId'
+        ? { result: chainId }
+        : method === 'eth_getBlockByNumber'
+          ? { result: { hash: '0xaa' } }
+          : { result: '0x01' };
+
+    it('is checked in the first request only, one question at a time where the upstream takes no batches', async () => {
+      // This stub answers a batch with one object, as an upstream without batches does.
+      answer = identity('0x539');
+      const c = client();
+      c.expectIdentity({ chainId: '1337', genesisHash: '0xAA' });
+      expect(await c.call('eth_getCode', [])).toBe('0x01');
+      expect(seen).toEqual([undefined, 'eth_chainId', 'eth_getBlockByNumber', 'eth_getCode']);
+      seen.splice(0);
+      expect(await c.call('eth_getCode', [])).toBe('0x01');
+      expect(seen).toEqual(['eth_getCode']);
+    });
+
+    it('stops the client for good when the upstream answers another chain id, naming the host and both', async () => {
+      answer = identity('0x3f');
+      const c = client();
+      const changed: string[] = [];
+      c.expectIdentity({ chainId: '1337', genesisHash: '0xaa' }, (at) => changed.push(at));
+      const host = new URL(url).host;
+      const [first, second] = await Promise.allSettled([c.call('eth_getCode', []), c.call('eth_getBalance', [])]);
+      for (const outcome of [first, second]) {
+        expect(outcome.status).toBe('rejected');
+        const error = (outcome as PromiseRejectedResult).reason as Error;
+        expect(error).toBeInstanceOf(ForkUpstreamError);
+        expect(error.message).toContain(`${host} now answers chain id 63, but this fork was made of chain id 1337`);
+      }
+      // The second request waited for the check (asked once) and was never sent.
+      expect(seen).toEqual([undefined, 'eth_chainId', 'eth_getBlockByNumber']);
+      seen.splice(0);
+      await expect(c.call('eth_getCode', [])).rejects.toThrow('now answers chain id 63');
+      expect(seen).toEqual([]);
+      expect(changed).toEqual([url]);
+    });
+  });
 });
