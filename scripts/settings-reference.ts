@@ -22,12 +22,7 @@ export const GUIDE = fileURLToPath(new URL('../codegen/docs/guides/configuration
  * syntax escaped: pipes (a column), asterisks (emphasis: `net_*Blacklist*`), angle brackets (an HTML tag:
  * `<datadir>`).
  */
-const cell = (text: string): string =>
-  text
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[|*]/g, '\\$&')
-    .replace(/</g, '&lt;');
+const cell = (text: string): string => text.replace(/\s+/g, ' ').trim().replace(/[|*]/g, '\\$&').replace(/</g, '&lt;');
 const code = (text: string): string => (text === '' ? '' : `\`${text.replace(/`/g, "'")}\``);
 
 function accepts(s: KeyedSetting): string {
