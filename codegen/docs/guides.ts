@@ -34,6 +34,33 @@ export const GUIDES: readonly Guide[] = [
     summary: 'The agent protocol over `/mcp`: tools, resources and prompts with live node data.',
   },
   {
+    slug: 'dev-chain',
+    label: 'The dev chain',
+    summary:
+      "Anvil's methods and flags, fork mode and the shared fork cache, `console.log`, state files, `eth_simulateV1`.",
+  },
+  {
+    slug: 'tracing',
+    label: 'Tracing and indexing',
+    summary:
+      '`debug_trace*`, `trace_*`, `ots_*` and Otterscan, logs and subscriptions, and the limits that bound a trace.',
+  },
+  {
+    slug: 'history',
+    label: 'History and era1',
+    summary: 'Import era1 files and RLP streams, export a chain, kept states and `db stats`.',
+  },
+  {
+    slug: 'configuration',
+    label: 'Configuration',
+    summary: 'Flags, the TOML file and `SVC_NODE_*` variables; every setting with its default and range.',
+  },
+  {
+    slug: 'security',
+    label: 'Security',
+    summary: 'What mordor and etc expose and refuse, authentication, CORS, and a node reachable from outside.',
+  },
+  {
     slug: 'operating',
     label: 'Operating',
     summary:
@@ -43,6 +70,16 @@ export const GUIDES: readonly Guide[] = [
     slug: 'peering',
     label: 'Peering and the cluster',
     summary: 'devp2p peers, sync and the blacklist; a local 3-node cluster in one command.',
+  },
+  {
+    slug: 'troubleshooting',
+    label: 'Troubleshooting',
+    summary: 'The errors people meet (datadir in use, another chain, a moved fork, `-32005`, …) and what to do.',
+  },
+  {
+    slug: 'contributing',
+    label: 'Developing svc-node',
+    summary: 'How the node is built and tested, changing the API, benchmarks, conformance, the code layout.',
   },
 ];
 

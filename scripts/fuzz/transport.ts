@@ -7,7 +7,7 @@ import { connect } from 'node:net';
 import WebSocket from 'ws';
 import type { FuzzCase } from './cases.js';
 
-/** HTTP statuses the README documents for refusals ("HTTP endpoints"), besides 200 and 204. */
+/** HTTP statuses the operating guide documents for refusals ("HTTP endpoints"), besides 200 and 204. */
 const TRANSPORT_STATUSES = new Set([403, 413, 415, 429]);
 const INTERNAL_ERROR = -32603;
 

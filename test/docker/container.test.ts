@@ -1,8 +1,8 @@
 /**
  * The container files, checked without a Docker engine (this machine has none):
  * - the Dockerfile is multi-stage, runs as a non-root user with /data as a volume and a health check on /health,
- *   and its build commands and entry point are the README's "without Docker" commands, in order; the docker
- *   commands in its header are the README's;
+ *   and its build commands and entry point are the operating guide's "without Docker" commands, in order; the docker
+ *   commands in its header are the guide's;
  * - docker-compose.yml's three nodes carry the flags and environment `npm run cluster` gives its nodes
  *   (scripts/cluster/layout.ts), translated for containers, and its enodes are the public keys of docker/cluster/.
  */
@@ -56,10 +56,10 @@ function parseDockerfile(text: string): Instruction[] {
 /** The exec form `["a", "b"]` or the shell form `a b` as words. */
 const words = (args: string): string[] => (args.startsWith('[') ? (JSON.parse(args) as string[]) : args.split(/\s+/));
 
-/** The commands of the README's fenced sh block that follows `marker` (comments and blank lines dropped). */
+/** The commands of the operating guide's fenced sh block that follows `marker` (comments and blank lines dropped). */
 function readmeBlockAfter(readme: string, marker: string): string[] {
   const at = readme.indexOf(marker);
-  expect(at, `README has "${marker}"`).toBeGreaterThan(-1);
+  expect(at, `the operating guide has "${marker}"`).toBeGreaterThan(-1);
   const start = readme.indexOf('```sh\n', at) + '```sh\n'.length;
   const end = readme.indexOf('```', start);
   return readme
@@ -90,14 +90,14 @@ describe('Dockerfile', () => {
     expect(words(one('ENTRYPOINT'))).toEqual(expect.arrayContaining(['--http.addr', '0.0.0.0', '--datadir', '/data']));
   });
 
-  it('runs the README’s build commands and entry point, in order', () => {
-    const readme = read('README.md');
+  it('runs the operating guide’s build commands and entry point, in order', () => {
+    const readme = read('codegen/docs/guides/operating.md');
     const build = instructions.filter((i) => i.stage === 0 && i.keyword === 'RUN').map((i) => words(i.args).join(' '));
     const entry = words(one('ENTRYPOINT')).join(' ');
     expect([...build, entry]).toEqual(
       readmeBlockAfter(readme, 'The image runs exactly what you can run without Docker'),
     );
-    // The usage in the Dockerfile's header is the README's.
+    // The usage in the Dockerfile's header is the guide's.
     const header = read('Dockerfile')
       .split('\n')
       .filter((l) => /^#\s+docker /.test(l))

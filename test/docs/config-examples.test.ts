@@ -35,9 +35,9 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-node-config-examples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('configuration examples in the docs', () => {
-  it('there are some (the README has the full one, the operating guide the auth one)', () => {
+  it('there are some (the configuration guide has the full one, the operating guide the auth one)', () => {
     expect(blocks.map((b) => b.file)).toEqual(
-      expect.arrayContaining(['README.md', 'codegen/docs/guides/operating.md']),
+      expect.arrayContaining(['codegen/docs/guides/configuration.md', 'codegen/docs/guides/operating.md']),
     );
   });
 

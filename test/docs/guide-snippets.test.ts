@@ -3,7 +3,9 @@
  * fresh dev node, one node per page, in the order of the page: shell snippets through `sh` (curl, cast), JS
  * snippets as ES modules in a scratch project that sees the repo's node_modules, `svc-node/client` and
  * `svc-node-client`. A `# => text` or `// => text` comment is what the reader is told to expect: the output must
- * contain each, in order. The node's URL replaces 127.0.0.1:8546 (the default port the guides name).
+ * contain each, in order. The node's URL replaces 127.0.0.1:8546 (the default port the guides name). `svc-node`
+ * (and `npx svc-node`) is this checkout's bin/svc-node.js, as an installed package puts it on the PATH; shell
+ * snippets run in a scratch directory, so the datadirs they name are throwaway ones.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import {
@@ -107,6 +109,9 @@ function scratchProject(): string {
   symlinkSync(join(repoRoot, 'clients'), join(pkg, 'clients'));
   // The client package as README.md tells a project to install it.
   symlinkSync(join(repoRoot, 'clients/typescript'), join(modules, 'svc-node-client'));
+  // The command, as installing the package links it.
+  mkdirSync(join(modules, '.bin'));
+  symlinkSync(join(repoRoot, 'bin/svc-node.js'), join(modules, '.bin/svc-node'));
   if (!existsSync(join(repoRoot, 'clients/typescript/dist/index.js'))) {
     execFileSync(process.execPath, [join(repoRoot, 'bin/build.js'), '--client'], { cwd: repoRoot, stdio: 'ignore' });
   }
@@ -131,7 +136,7 @@ describe('guide snippets against a dev node', () => {
       g.slug,
       snippetsOf(readFileSync(join(repoRoot, 'codegen/docs/guides', `${g.slug}.md`), 'utf8')).length,
     ]);
-    for (const slug of ['getting-started', 'client-sdk', 'mcp', 'peering']) {
+    for (const slug of GUIDES.map((g) => g.slug).filter((s) => s !== 'operating' && s !== 'contributing')) {
       expect(counted.find(([s]) => s === slug)?.[1], slug).toBeGreaterThan(0);
     }
   });
@@ -160,14 +165,10 @@ describe('guide snippets against a dev node', () => {
         it.skipIf(usesCast && !cast)(label, async () => {
           const origin = `127.0.0.1:${node.port}`;
           const code = snippet.code.replaceAll('127.0.0.1:8546', origin);
+          const path = [join(project, 'node_modules/.bin'), ...(cast ? [join(cast, '..')] : []), process.env.PATH];
           const result =
             snippet.language === 'sh'
-              ? await run(
-                  'sh',
-                  ['-e', '-c', code],
-                  project,
-                  cast ? { PATH: `${join(cast, '..')}${delimiter}${process.env.PATH}` } : {},
-                )
+              ? await run('sh', ['-e', '-c', code], project, { PATH: path.join(delimiter) })
               : await (async () => {
                   const script = join(project, `${guide.slug}-${index + 1}.js`);
                   writeFileSync(script, code);

@@ -2,7 +2,7 @@
  * ethers v6, the way its docs show: a `JsonRpcProvider` and a `WebSocketProvider`, a `Wallet` for the local key,
  * the provider's `JsonRpcSigner` for the node-held account, `ContractFactory`/`Contract` for the fixture.
  *
- * The one setting for an automining chain: `cacheTimeout: -1` (README, "The dev chain"). Without it ethers
+ * The one setting for an automining chain: `cacheTimeout: -1` (the dev chain guide, codegen/docs/guides/dev-chain.md). Without it ethers
  * answers a repeated request from a 250 ms cache: a stale pending nonce for back-to-back sends.
  */
 import {

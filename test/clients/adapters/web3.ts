@@ -4,7 +4,7 @@
  * `from`), `web3.eth.Contract` with `deploy().send()`, `methods.x().call/send/estimateGas`, `getPastEvents`,
  * `web3.eth.subscribe('newBlockHeaders')` and contract event subscriptions over WebSocket.
  *
- * The one setting for Ethereum Classic: `defaultTransactionType: '0x0'` (README, "Client libraries"). web3.js v4
+ * The one setting for Ethereum Classic: `defaultTransactionType: '0x0'` (codegen/docs/guides/contributing.md, "Client libraries"). web3.js v4
  * builds EIP-1559 (type 2) transactions unless told otherwise, and refuses to send on a chain whose blocks have
  * no `baseFeePerGas` (Eip1559NotSupportedError); ETC has no EIP-1559, so every transaction is a legacy one.
  */
