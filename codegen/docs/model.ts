@@ -25,6 +25,20 @@ export interface ResultView {
 export interface ErrorView {
   readonly code: number;
   readonly message: string;
+  /** `x-action` of the error component: what the caller should do about it. */
+  readonly action?: string;
+}
+
+/** One entry of a method's `x-limits`: the setting (its TOML key) that bounds the method, and how. */
+export interface LimitView {
+  readonly setting: string;
+  readonly effect: string;
+}
+
+/** One entry of a method's `x-differences`: where this node answers otherwise than geth or Anvil. */
+export interface DifferenceView {
+  readonly from: string;
+  readonly text: string;
 }
 
 export interface ExampleView {
@@ -45,6 +59,8 @@ export interface MethodView {
   readonly params: readonly ParamView[];
   readonly result?: ResultView;
   readonly errors: readonly ErrorView[];
+  readonly limits: readonly LimitView[];
+  readonly differences: readonly DifferenceView[];
   readonly examples: readonly ExampleView[];
   readonly unavailable?: string;
   /**
@@ -81,6 +97,17 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+const requiredString = (value: unknown, where: string): string => {
+  if (typeof value !== 'string' || value === '') throw new Error(`generateDocs: ${where} must be a non-empty string`);
+  return value;
+};
+
+const objectList = (value: unknown, where: string): Json[] => {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every(isObject)) throw new Error(`generateDocs: ${where} must be an array of objects`);
+  return value;
+};
 
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -134,8 +161,24 @@ export function buildModel(document: object): DocsModel {
     const result = method.result === undefined ? undefined : deref(method.result, `${name} result`);
     const errors = (Array.isArray(method.errors) ? method.errors : []).map((e: unknown, i: number): ErrorView => {
       const error = deref(e, `${name} errors[${i}]`);
-      return { code: Number(error.code), message: String(error.message ?? '') };
+      return {
+        code: Number(error.code),
+        message: String(error.message ?? ''),
+        action: optionalString(error['x-action']),
+      };
     });
+    const limits = objectList(method['x-limits'], `${name} x-limits`).map(
+      (l, i): LimitView => ({
+        setting: requiredString(l.setting, `${name} x-limits[${i}].setting`),
+        effect: requiredString(l.effect, `${name} x-limits[${i}].effect`),
+      }),
+    );
+    const differences = objectList(method['x-differences'], `${name} x-differences`).map(
+      (d, i): DifferenceView => ({
+        from: requiredString(d.from, `${name} x-differences[${i}].from`),
+        text: requiredString(d.text, `${name} x-differences[${i}].text`),
+      }),
+    );
     const examples = (Array.isArray(method.examples) ? method.examples : []).map(
       (e: unknown, i: number): ExampleView => {
         const pairing = deref(e, `${name} examples[${i}]`);
@@ -164,6 +207,8 @@ export function buildModel(document: object): DocsModel {
         description: optionalString(result.description) ?? optionalString(result.summary),
       },
       errors,
+      limits,
+      differences,
       examples,
       unavailable: optionalString(method['x-unavailable']),
       extension: optionalString(method['x-extension']),
