@@ -14,7 +14,8 @@ export interface CallExample {
 }
 
 /** A POSIX shell single-quoted word: nothing inside is expanded. */
-const shellQuote = (text: string): string => (/^[A-Za-z0-9_./:@=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+const shellQuote = (text: string): string =>
+  /^[A-Za-z0-9_./:@=-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 
 /** A JavaScript identifier to hold the result: the result's name when it is one, else `result`. */
 function resultVariable(method: MethodView): string {

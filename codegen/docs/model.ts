@@ -105,7 +105,8 @@ const requiredString = (value: unknown, where: string): string => {
 
 const objectList = (value: unknown, where: string): Json[] => {
   if (value === undefined) return [];
-  if (!Array.isArray(value) || !value.every(isObject)) throw new Error(`generateDocs: ${where} must be an array of objects`);
+  if (!Array.isArray(value) || !value.every(isObject))
+    throw new Error(`generateDocs: ${where} must be an array of objects`);
   return value;
 };
 

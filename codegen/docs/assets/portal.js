@@ -220,9 +220,13 @@ async function fillFromChain(endpoint, textarea, live, note) {
         const tx = await recentTransaction(endpoint, head);
         if (tx) {
           pathSet(request.params, path, tx.hash);
-          notes.push(`transaction ${short(recorded)} is not on this chain: using ${short(tx.hash)}, the latest one (block ${tx.block})`);
+          notes.push(
+            `transaction ${short(recorded)} is not on this chain: using ${short(tx.hash)}, the latest one (block ${tx.block})`,
+          );
         } else {
-          notes.push(`transaction ${short(recorded)} is not on this chain and none of its last ${RECENT_BLOCKS} blocks holds one: send a transaction, then reload`);
+          notes.push(
+            `transaction ${short(recorded)} is not on this chain and none of its last ${RECENT_BLOCKS} blocks holds one: send a transaction, then reload`,
+          );
         }
       } else if (kind === 'block-hash') {
         if (await rpc(endpoint, 'eth_getBlockByHash', [recorded, false])) continue;
@@ -237,7 +241,8 @@ async function fillFromChain(endpoint, textarea, live, note) {
       } else if (kind === 'range-from' || kind === 'range-to') {
         const from = Math.max(0, head - LOG_RANGE + 1);
         pathSet(request.params, path, toHex(kind === 'range-from' ? from : head));
-        if (kind === 'range-from') notes.push(`the range starts at a recent block: ${toHex(from)}, ${LOG_RANGE} blocks below the head at most`);
+        if (kind === 'range-from')
+          notes.push(`the range starts at a recent block: ${toHex(from)}, ${LOG_RANGE} blocks below the head at most`);
       }
     }
   } catch {

@@ -23,7 +23,10 @@ const wordCount = (text: string): number => text.split(/\s+/).filter(Boolean).le
  */
 export function summaryParts(method: MethodView): { lead: string; details?: string } {
   const summary = method.summary ?? '';
-  const paragraphs = (method.description ?? '').trim().split(/\n\s*\n/).filter(Boolean);
+  const paragraphs = (method.description ?? '')
+    .trim()
+    .split(/\n\s*\n/)
+    .filter(Boolean);
   if (paragraphs.length === 0) return { lead: summary };
   const joined = summary ? `${summary} ${paragraphs[0]}` : paragraphs[0];
   if (wordCount(joined) <= SUMMARY_WORDS) {
@@ -110,7 +113,9 @@ ${
 <thead><tr><th scope="col" class="num">Code</th><th scope="col">Message</th>${actions ? html`<th scope="col">What to do</th>` : ''}</tr></thead>
 <tbody>
 ${method.errors.map(
-  (e) => html`<tr><td class="num"><code>${e.code}</code></td><td>${inlineProse(e.message)}</td>${actions ? html`<td>${inlineProse(e.action)}</td>` : ''}</tr>
+  (
+    e,
+  ) => html`<tr><td class="num"><code>${e.code}</code></td><td>${inlineProse(e.message)}</td>${actions ? html`<td>${inlineProse(e.action)}</td>` : ''}</tr>
 `,
 )}</tbody>
 </table>`
@@ -181,7 +186,9 @@ function callIt(method: MethodView): Html {
 <h2 id="call-it">Call it</h2>
 <p class="hint">The first example below, against a dev node on its default port.</p>
 ${callExamples(method, method.examples[0]).map(
-  (c) => html`<figure class="call-example"><figcaption>${c.tool}</figcaption><pre><code class="language-${c.language}">${c.code}</code></pre></figure>
+  (
+    c,
+  ) => html`<figure class="call-example"><figcaption>${c.tool}</figcaption><pre><code class="language-${c.language}">${c.code}</code></pre></figure>
 `,
 )}</section>`;
 }
