@@ -25,7 +25,7 @@ export interface ResultView {
 export interface ErrorView {
   readonly code: number;
   readonly message: string;
-  /** `x-action` of the error component: what the caller should do about it. */
+  /** From `components.x-error-actions` (by the error's component name): what the caller should do about it. */
   readonly action?: string;
 }
 
@@ -122,6 +122,12 @@ export function buildModel(document: object): DocsModel {
   const components = isObject(doc.components) ? doc.components : {};
   const schemas = (isObject(components.schemas) ? components.schemas : {}) as Record<string, Schema>;
   const tags = isObject(components.tags) ? components.tags : {};
+  // What to do about each shared error, by its components/errors name: kept beside the errors, not inside them,
+  // because the OpenRPC meta-schema allows no extension fields on an error object.
+  const errorActions = isObject(components['x-error-actions']) ? components['x-error-actions'] : {};
+  const errorComponents = isObject(components.errors) ? components.errors : {};
+  for (const name of Object.keys(errorActions))
+    if (!isObject(errorComponents[name])) throw new Error(`generateDocs: x-error-actions names ${name}, not an error`);
   if (!Array.isArray(doc.methods)) throw new Error('generateDocs: the document has no methods array');
 
   /** Follows one `#/components/<kind>/<name>` reference, or returns the object itself. */
@@ -162,10 +168,12 @@ export function buildModel(document: object): DocsModel {
     const result = method.result === undefined ? undefined : deref(method.result, `${name} result`);
     const errors = (Array.isArray(method.errors) ? method.errors : []).map((e: unknown, i: number): ErrorView => {
       const error = deref(e, `${name} errors[${i}]`);
+      const ref =
+        isObject(e) && typeof e.$ref === 'string' ? /^#\/components\/errors\/(.+)$/.exec(e.$ref)?.[1] : undefined;
       return {
         code: Number(error.code),
         message: String(error.message ?? ''),
-        action: optionalString(error['x-action']),
+        action: ref === undefined ? undefined : optionalString(errorActions[ref]),
       };
     });
     const limits = objectList(method['x-limits'], `${name} x-limits`).map(
