@@ -3,6 +3,7 @@
  * reader can paste whichever tool they use. The URL is the dev node's default.
  */
 import { clientMethodName } from '../naming.js';
+import { liveValues } from './live-params.js';
 import type { ExampleView, MethodView } from './model.js';
 
 export const DEV_URL = 'http://127.0.0.1:8546';
@@ -23,8 +24,21 @@ function resultVariable(method: MethodView): string {
   return /^[a-z][A-Za-z0-9]*$/.test(name) && !['delete', 'new', 'this', 'default'].includes(name) ? name : 'result';
 }
 
+/** The example's params, with a log range moved to `latest` so the command works on a chain of any length. */
+function portableParams(method: MethodView, example: ExampleView | undefined): unknown[] {
+  const params = structuredClone([...(example?.params ?? [])]) as unknown[];
+  if (example !== method.examples[0]) return params;
+  for (const { path, kind } of liveValues(method)) {
+    if (kind !== 'range-from' && kind !== 'range-to') continue;
+    let target = params as unknown as Record<string | number, unknown>;
+    for (const key of path.slice(0, -1)) target = target[key] as Record<string | number, unknown>;
+    target[path[path.length - 1]] = 'latest';
+  }
+  return params;
+}
+
 export function callExamples(method: MethodView, example: ExampleView | undefined): CallExample[] {
-  const params = example?.params ?? [];
+  const params = portableParams(method, example);
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: method.name, params });
   const curl = `curl -s ${DEV_URL} -H 'content-type: application/json' \\\n  -d ${shellQuote(body)}`;
 

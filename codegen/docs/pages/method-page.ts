@@ -184,7 +184,7 @@ ${method.transport === 'ws' ? '' : tryIt(method)}
 function callIt(method: MethodView): Html {
   return html`<section aria-labelledby="call-it">
 <h2 id="call-it">Call it</h2>
-<p class="hint">The first example below, against a dev node on its default port.</p>
+<p class="hint">The first example below, against a dev node on its default port${liveValues(method).some((v) => v.kind.startsWith('range')) ? html` (its log range moved to <code>latest</code>, so it works on a chain of any length)` : ''}.</p>
 ${callExamples(method, method.examples[0]).map(
   (
     c,
