@@ -107,3 +107,13 @@ describe('search index', () => {
     expect(index.find((e) => e.path === 'guides/operating.html')?.keywords).toBeTruthy();
   });
 });
+
+describe('limits', () => {
+  it('are listed on every page whose errors include a limit being reached', () => {
+    const limitErrors = /network\.rpc\.|more than the limit|above the limit/;
+    const missing = model.methods
+      .filter((m) => m.errors.some((e) => limitErrors.test(e.message) && e.code !== -32000) && m.limits.length === 0)
+      .map((m) => m.name);
+    expect(missing).toEqual([]);
+  });
+});
