@@ -8,7 +8,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildModel } from './model.js';
-import { buildSearchIndex } from './search-index.js';
+import { buildSearchIndex, type IndexedGuide } from './search-index.js';
 import { ASSETS, namespaceHref, methodHref } from './layout.js';
 import { indexPage } from './pages/index-page.js';
 import { namespacePage } from './pages/namespace-page.js';
@@ -35,14 +35,16 @@ export async function generateDocs(document: object, docsDir: string): Promise<v
   files.set('schemas.html', schemasPage(model));
   for (const ns of model.namespaces) files.set(namespaceHref('', ns.name), namespacePage(model, ns));
   for (const method of model.methods) files.set(methodHref('', method.slug), methodPage(model, method));
+  const indexed: IndexedGuide[] = [];
   for (const guide of GUIDES) {
     const markdown = await readFile(path.join(GUIDE_SOURCES, `${guide.slug}.md`), 'utf8');
     files.set(guideHref('', guide.slug), guidePage(model, guide, renderGuide(markdown)));
+    indexed.push({ guide, markdown });
   }
 
   files.set(ASSETS.css, await readFile(path.join(ASSET_SOURCES, 'style.css'), 'utf8'));
   const script = await readFile(path.join(ASSET_SOURCES, 'portal.js'), 'utf8');
-  files.set(ASSETS.js, `${script}\nstartPortal(${JSON.stringify(buildSearchIndex(model))});\n`);
+  files.set(ASSETS.js, `${script}\nstartPortal(${JSON.stringify(buildSearchIndex(model, indexed))});\n`);
 
   // Clear stale pages (a renamed method must not leave its old page behind), then write everything.
   await Promise.all(GENERATED_ENTRIES.map((entry) => rm(path.join(docsDir, entry), { recursive: true, force: true })));

@@ -42,9 +42,9 @@ export function page(model: DocsModel, spec: PageSpec): string {
 <header class="site-header">
   <a class="site-name" href="${root}index.html">${model.title}${model.version ? html` <span class="version">v${model.version}</span>` : ''}</a>
   <div class="search" role="search">
-    <label for="portal-search-input">Search methods</label>
+    <label for="portal-search-input">Search guides and methods</label>
     <input id="portal-search-input" type="search" autocomplete="off" spellcheck="false"
-      placeholder="name or summary, e.g. getBalance" aria-describedby="portal-search-status" aria-controls="portal-search-results">
+      placeholder="a method or a topic, e.g. getBalance, logs, tracing" aria-describedby="portal-search-status" aria-controls="portal-search-results">
     <p id="portal-search-status" class="search-status" aria-live="polite"></p>
     <ul id="portal-search-results" class="search-results" hidden></ul>
   </div>

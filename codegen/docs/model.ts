@@ -25,6 +25,20 @@ export interface ResultView {
 export interface ErrorView {
   readonly code: number;
   readonly message: string;
+  /** From `components.x-error-actions` (by the error's component name): what the caller should do about it. */
+  readonly action?: string;
+}
+
+/** One entry of a method's `x-limits`: the setting (its TOML key) that bounds the method, and how. */
+export interface LimitView {
+  readonly setting: string;
+  readonly effect: string;
+}
+
+/** One entry of a method's `x-differences`: where this node answers otherwise than geth or Anvil. */
+export interface DifferenceView {
+  readonly from: string;
+  readonly text: string;
 }
 
 export interface ExampleView {
@@ -45,6 +59,8 @@ export interface MethodView {
   readonly params: readonly ParamView[];
   readonly result?: ResultView;
   readonly errors: readonly ErrorView[];
+  readonly limits: readonly LimitView[];
+  readonly differences: readonly DifferenceView[];
   readonly examples: readonly ExampleView[];
   readonly unavailable?: string;
   /**
@@ -82,6 +98,18 @@ const isObject = (value: unknown): value is Json =>
 
 const optionalString = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
+const requiredString = (value: unknown, where: string): string => {
+  if (typeof value !== 'string' || value === '') throw new Error(`generateDocs: ${where} must be a non-empty string`);
+  return value;
+};
+
+const objectList = (value: unknown, where: string): Json[] => {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || !value.every(isObject))
+    throw new Error(`generateDocs: ${where} must be an array of objects`);
+  return value;
+};
+
 const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 export function methodSlug(name: string): string {
@@ -94,6 +122,12 @@ export function buildModel(document: object): DocsModel {
   const components = isObject(doc.components) ? doc.components : {};
   const schemas = (isObject(components.schemas) ? components.schemas : {}) as Record<string, Schema>;
   const tags = isObject(components.tags) ? components.tags : {};
+  // What to do about each shared error, by its components/errors name: kept beside the errors, not inside them,
+  // because the OpenRPC meta-schema allows no extension fields on an error object.
+  const errorActions = isObject(components['x-error-actions']) ? components['x-error-actions'] : {};
+  const errorComponents = isObject(components.errors) ? components.errors : {};
+  for (const name of Object.keys(errorActions))
+    if (!isObject(errorComponents[name])) throw new Error(`generateDocs: x-error-actions names ${name}, not an error`);
   if (!Array.isArray(doc.methods)) throw new Error('generateDocs: the document has no methods array');
 
   /** Follows one `#/components/<kind>/<name>` reference, or returns the object itself. */
@@ -134,8 +168,26 @@ export function buildModel(document: object): DocsModel {
     const result = method.result === undefined ? undefined : deref(method.result, `${name} result`);
     const errors = (Array.isArray(method.errors) ? method.errors : []).map((e: unknown, i: number): ErrorView => {
       const error = deref(e, `${name} errors[${i}]`);
-      return { code: Number(error.code), message: String(error.message ?? '') };
+      const ref =
+        isObject(e) && typeof e.$ref === 'string' ? /^#\/components\/errors\/(.+)$/.exec(e.$ref)?.[1] : undefined;
+      return {
+        code: Number(error.code),
+        message: String(error.message ?? ''),
+        action: ref === undefined ? undefined : optionalString(errorActions[ref]),
+      };
     });
+    const limits = objectList(method['x-limits'], `${name} x-limits`).map(
+      (l, i): LimitView => ({
+        setting: requiredString(l.setting, `${name} x-limits[${i}].setting`),
+        effect: requiredString(l.effect, `${name} x-limits[${i}].effect`),
+      }),
+    );
+    const differences = objectList(method['x-differences'], `${name} x-differences`).map(
+      (d, i): DifferenceView => ({
+        from: requiredString(d.from, `${name} x-differences[${i}].from`),
+        text: requiredString(d.text, `${name} x-differences[${i}].text`),
+      }),
+    );
     const examples = (Array.isArray(method.examples) ? method.examples : []).map(
       (e: unknown, i: number): ExampleView => {
         const pairing = deref(e, `${name} examples[${i}]`);
@@ -164,6 +216,8 @@ export function buildModel(document: object): DocsModel {
         description: optionalString(result.description) ?? optionalString(result.summary),
       },
       errors,
+      limits,
+      differences,
       examples,
       unavailable: optionalString(method['x-unavailable']),
       extension: optionalString(method['x-extension']),

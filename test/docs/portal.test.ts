@@ -2,14 +2,16 @@
  * The docs portal end to end: the committed docs/ is what the generator makes from openrpc.json today, and in
  * headless Chromium the node's /docs finds eth_getBalance by search and "Try it" on web3_clientVersion shows
  * the node's real answer; the front page links every guide, a guide is a rendered page, and "Try it" on
- * eth_getBalance shows the value the page's example shows. Screenshots go to /work/screens/ (or $PORTAL_SCREENS).
+ * eth_getBalance shows the value the page's example shows; the search box finds eth_getLogs from "logs"; and on a
+ * fresh dev chain with one sent transaction, debug_traceTransaction's Try it swaps the recorded hash for that one
+ * and answers a trace. Screenshots of the front page, a guide and a method page go to docs/screenshots/ (or
+ * $PORTAL_SCREENS). Skipped, saying why, when /usr/bin/chromium is absent.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type BrowserContext } from 'playwright-core';
 import { GENERATED_ENTRIES, generateDocs } from '../../codegen/docs/index.js';
 import { GUIDES } from '../../codegen/docs/guides.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
@@ -33,7 +35,7 @@ function listFiles(dir: string): string[] {
   });
 }
 
-const SCREENS = process.env.PORTAL_SCREENS ?? '/work/screens';
+const SCREENS = process.env.PORTAL_SCREENS ?? join(repoRoot, 'docs', 'screenshots');
 
 const readDocument = (): object => JSON.parse(readFileSync(join(repoRoot, 'openrpc.json'), 'utf8')) as object;
 
@@ -84,24 +86,29 @@ describe('generated docs portal', () => {
 describe('docs portal in headless Chromium', () => {
   let chromiumProblem: string | undefined;
   let node: NodeProcess | undefined;
-  let browser: Browser | undefined;
+  let browser: BrowserContext | undefined;
+  let profile: string | undefined;
 
   beforeAll(async () => {
-    try {
-      execFileSync(join(repoRoot, 'scripts/ensure-chromium.sh'), { stdio: ['ignore', 'ignore', 'pipe'] });
-    } catch (error) {
-      const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim();
-      chromiumProblem = stderr || String(error);
+    if (!existsSync(CHROMIUM)) {
+      chromiumProblem = `${CHROMIUM} is absent (Debian: apt-get install chromium)`;
       console.warn(`skipping the browser test: ${chromiumProblem}`);
       return;
     }
     node = await startNode();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    // A fresh profile each run, so nothing cached by an earlier run (an old portal.js) is used.
+    profile = mkdtempSync(join(tmpdir(), 'svc-chromium-'));
+    browser = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 900 },
+    });
   });
 
   afterAll(async () => {
     await browser?.close();
     await node?.stop();
+    if (profile) rmSync(profile, { recursive: true, force: true });
   });
 
   it('searches for a method and tries web3_clientVersion against the node', async (context) => {
@@ -120,12 +127,12 @@ describe('docs portal in headless Chromium', () => {
     await page.goto(new URL('/docs', node!.url).href);
     await expect.poll(() => page.title()).toContain('Overview');
 
-    await page.getByLabel('Search methods').pressSequentially('eth_getBalance');
+    await page.getByLabel('Search guides and methods').pressSequentially('eth_getBalance');
     const result = page.locator('#portal-search-results a', { hasText: 'eth_getBalance' }).first();
     await result.waitFor({ state: 'visible' });
 
-    await page.getByLabel('Search methods').fill('');
-    await page.getByLabel('Search methods').pressSequentially('web3_clientVersion');
+    await page.getByLabel('Search guides and methods').fill('');
+    await page.getByLabel('Search guides and methods').pressSequentially('web3_clientVersion');
     await page.locator('#portal-search-results a', { hasText: 'web3_clientVersion' }).first().click();
     await page.waitForURL(/\/docs\/methods\/web3_clientVersion\.html$/);
 
@@ -146,7 +153,7 @@ describe('docs portal in headless Chromium', () => {
       return;
     }
     mkdirSync(SCREENS, { recursive: true });
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+    const page = await browser!.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
     const failed: string[] = [];
@@ -206,10 +213,87 @@ describe('docs portal in headless Chromium', () => {
     const output = page.locator('.try-it-output');
     await expect.poll(() => output.textContent(), { timeout: 15_000 }).toContain('"result"');
     expect((JSON.parse((await output.textContent()) ?? '') as { result?: unknown }).result).toBe(shown.result);
-    await page.locator('.try-it').scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SCREENS, 'portal-method-eth_getBalance.png'), fullPage: true });
 
     expect(pageErrors).toEqual([]);
     expect(failed).toEqual([]);
+  });
+
+  it('finds eth_getLogs from "logs", and a guide from its topic', async (context) => {
+    if (chromiumProblem) {
+      context.skip();
+      return;
+    }
+    const page = await browser!.newPage();
+    await page.goto(new URL('/docs/', node!.url).href);
+    const search = page.getByLabel('Search guides and methods');
+    await search.pressSequentially('logs');
+    await page.locator('#portal-search-results a', { hasText: 'eth_getLogs' }).first().waitFor({ state: 'visible' });
+    await search.fill('');
+    await search.pressSequentially('peering');
+    await page.locator('#portal-search-results a', { hasText: 'guide' }).first().waitFor({ state: 'visible' });
+    await page.close();
+  });
+
+  it("debug_traceTransaction's Try it traces the fresh dev chain's one transaction, not the recorded one", async (context) => {
+    if (chromiumProblem) {
+      context.skip();
+      return;
+    }
+    mkdirSync(SCREENS, { recursive: true });
+    const rpc = async (method: string, params: unknown[]) => {
+      const response = await fetch(node!.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      });
+      const answer = (await response.json()) as { result?: unknown; error?: { message: string } };
+      if (answer.error) throw new Error(`${method}: ${answer.error.message}`);
+      return answer.result;
+    };
+    const [from] = (await rpc('eth_accounts', [])) as string[];
+    const hash = (await rpc('eth_sendTransaction', [
+      { from, to: '0x000000000000000000000000000000000000dEaD', value: '0x1' },
+    ])) as string;
+    await expect.poll(() => rpc('eth_getTransactionReceipt', [hash]), { timeout: 15_000 }).toBeTruthy();
+
+    const page = await browser!.newPage();
+    const pageErrors: string[] = [];
+    page.on('pageerror', (error) => pageErrors.push(error.message));
+    await page.goto(new URL('/docs/methods/debug_traceTransaction.html', node!.url).href);
+    for (const id of ['params', 'result', 'errors', 'limits', 'differences', 'call-it', 'examples'])
+      expect(await page.locator(`#${id}`).count(), id).toBe(1);
+
+    const note = page.locator('.try-it-live');
+    await note.waitFor({ state: 'visible' });
+    expect(await note.textContent()).toContain('is not on this chain');
+    const request = JSON.parse(await page.locator('#try-it-request').inputValue()) as { params: unknown[] };
+    expect(request.params[0]).toBe(hash);
+
+    await page.getByRole('button', { name: 'Try it' }).click();
+    const output = page.locator('.try-it-output');
+    await expect.poll(() => output.textContent(), { timeout: 15_000 }).toMatch(/"(result|error)"/);
+    const answer = JSON.parse((await output.textContent()) ?? '') as {
+      result?: { type?: string; to?: string };
+      error?: unknown;
+    };
+    expect(answer.error).toBeUndefined();
+    expect(answer.result?.type).toBe('CALL');
+    expect(answer.result?.to).toBe('0x000000000000000000000000000000000000dead');
+    await page.locator('.try-it').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENS, 'portal-method-debug_traceTransaction.png'), fullPage: true });
+
+    // eth_getLogs asks for a recent range of this chain, not the recorded one.
+    await page.goto(new URL('/docs/methods/eth_getLogs.html', node!.url).href);
+    await note.waitFor({ state: 'visible' });
+    const head = Number.parseInt((await rpc('eth_blockNumber', [])) as string, 16);
+    const logsRequest = JSON.parse(await page.locator('#try-it-request').inputValue()) as {
+      params: [{ fromBlock: string }];
+    };
+    expect(Number.parseInt(logsRequest.params[0].fromBlock, 16)).toBe(Math.max(0, head - 99));
+    await page.getByRole('button', { name: 'Try it' }).click();
+    await expect.poll(() => output.textContent(), { timeout: 15_000 }).toContain('"result"');
+
+    expect(pageErrors).toEqual([]);
+    await page.close();
   });
 });

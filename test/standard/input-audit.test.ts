@@ -31,10 +31,19 @@ import {
 import { samplesOf, samplesOfPattern } from './sample-values.js';
 
 const doc = openrpc as unknown as {
-  methods: { name: string; description?: string; result: { schema: unknown } }[];
+  methods: {
+    name: string;
+    description?: string;
+    'x-differences'?: { text: string }[];
+    result: { schema: unknown };
+  }[];
   components: { schemas: Record<string, unknown> };
 };
-const descriptionOf = (method: string) => doc.methods.find((m) => m.name === method)?.description ?? '';
+/** What the method page says about the method: its description and its listed differences. */
+const descriptionOf = (method: string) => {
+  const found = doc.methods.find((m) => m.name === method);
+  return [found?.description ?? '', ...(found?.['x-differences'] ?? []).map((d) => d.text)].join('\n');
+};
 const ourMethods = new Set(doc.methods.map((m) => m.name));
 const published = readPublishedPackage();
 const standard = loadPublishedStandard(ourMethods, published);
