@@ -39,7 +39,9 @@ export async function runHistoryCommand(
     // An import writes each block's batch behind its execution (db/write-behind.ts: in order, a crash loses at most
     // the unwritten tail and the stored head stays consistent), so the next block executes while LevelDB writes.
     const options = engineOptionsOf(node);
-    engine = await ChainEngine.open(command === 'import' ? { ...options, writeBehind: true } : options);
+    engine = await ChainEngine.open(
+      command === 'import' ? { ...options, writeBehind: true, warmSeals: true } : options,
+    );
     phase('chain opened');
   } catch (err) {
     const message = err instanceof DatabaseLockedError ? lockedDatadirMessage(config.datadir) : messageOf(err);
