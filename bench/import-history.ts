@@ -5,6 +5,8 @@
  * - the row "import real blocks (era1 epoch 0)": `svc-node --network etc import <era1>` as a process into a fresh
  *   datadir, its wall time and blocks/s (process start and genesis included), the import's own rate, the head it
  *   reached against the file's last block, and each thread's CPU (/proc);
+ * - the time around the import (the command's debug "command phase" lines: start-up and bundle load, the chain's
+ *   open with its genesis, the file checks, the close, the exit) and the process's CPU from start to close;
  * - where the importing thread's time went (the import's `mainThreadMs`), the wait for seal verdicts apart, and the
  *   rate the import would have had with seal verdicts always ready (the seals' cost isolated: re-measure after a
  *   faster seal check lands).
@@ -94,6 +96,20 @@ interface CliRun {
   readonly hash: string;
   readonly times: Record<string, number>;
   readonly cpu: ThreadCpu | undefined;
+  /** The command's phases: ms since the process started at the end of each (its debug "command phase" lines). */
+  readonly phases: Record<string, number>;
+  /** CPU (user + system, every thread, ms) from the process's start to its close. */
+  readonly processCpuMs: number | undefined;
+}
+
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+    return ((Number(rest[11]) + Number(rest[12])) * 1000) / ticks;
+  } catch {
+    return undefined;
+  }
 }
 
 async function throughSvcNode(): Promise<CliRun> {
@@ -101,29 +117,35 @@ async function throughSvcNode(): Promise<CliRun> {
   const started = performance.now();
   const child = spawn(
     process.execPath,
-    ['bin/svc-node.js', '--network', 'etc', '--datadir', dir, '--ethash.cachedir', cacheDir, 'import', ERA1],
+    [
+      ...['bin/svc-node.js', '--network', 'etc', '--datadir', dir, '--ethash.cachedir', cacheDir],
+      ...['--log-level', 'debug', 'import', ERA1],
+    ],
     { cwd: repo, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   let out = '';
   let cpu: ThreadCpu | undefined;
+  let closedCpu: number | undefined;
   // Read when the import is done, before closing ends the worker threads (their CPU leaves /proc with them).
   child.stdout!.setEncoding('utf8').on('data', (c: string) => {
     out += c;
     if (c.includes('"import done"')) cpu ??= threadCpu(child.pid!);
+    if (c.includes('"phase":"closed"')) closedCpu ??= processCpuMs(child.pid!);
   });
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
   const wall = (performance.now() - started) / 1000;
   rmSync(dir, { recursive: true, force: true });
-  const done = out
-    .split('\n')
-    .map((l) => {
-      try {
-        return JSON.parse(l) as Record<string, unknown>;
-      } catch {
-        return undefined;
-      }
-    })
-    .find((l) => l?.msg === 'import done');
+  const lines = out.split('\n').map((l) => {
+    try {
+      return JSON.parse(l) as Record<string, unknown>;
+    } catch {
+      return undefined;
+    }
+  });
+  const done = lines.find((l) => l?.msg === 'import done');
+  const phases = Object.fromEntries(
+    lines.filter((l) => l?.msg === 'command phase').map((l) => [String(l!.phase), Number(l!.processMs)]),
+  );
   if (code !== 0 || done === undefined) throw new Error(`svc-node import exited with ${code}`);
   return {
     wall,
@@ -133,6 +155,8 @@ async function throughSvcNode(): Promise<CliRun> {
     hash: String(done.hash),
     times: done.mainThreadMs as Record<string, number>,
     cpu,
+    phases,
+    processCpuMs: closedCpu,
   };
 }
 
@@ -168,6 +192,9 @@ const sealFree = cli.imported / ((importMs - t.sealWait) / 1000);
 const headRight = cli.head === expected.number && cli.hash === expected.hash;
 const cpu = cli.cpu;
 const sealCpu = (seal * 9601) / 1000;
+const ph = cli.phases;
+const span = (from: number | undefined, to: number | undefined) =>
+  from === undefined || to === undefined ? 'not logged' : `${((to - from) / 1000).toFixed(2)} s`;
 const report = [
   '# Benchmark: import real blocks (era1 epoch 0)',
   '',
@@ -195,6 +222,18 @@ const report = [
   cpu === undefined
     ? ''
     : `| main thread runnable but without a CPU (the machine's load) | ${(cpu.mainWaitMs / 1000).toFixed(1)} s |`,
+  '',
+  'Around the import (the command\'s debug "command phase" lines; the machine\'s load stretches these too):',
+  '',
+  '| phase | wall |',
+  '|---|---:|',
+  `| process start to the command (launcher's source checks, bundle load, settings) | ${span(0, ph.command)} |`,
+  `| the chain's open (LevelDB, genesis state and its flat copy) | ${span(ph.command, ph['chain opened'])} |`,
+  `| the files' checks (era1 accumulator) | ${span(ph['chain opened'], ph['files checked'])} |`,
+  `| the import (its "import done" line) | ${span(ph['files checked'], ph.imported)} |`,
+  `| close (write-behind flush, LevelDB close, workers ending) | ${span(ph.imported, ph.closed)} |`,
+  `| after the close to the process's end (as the bench sees it, spawn included) | ${span(ph.closed, cli.wall * 1000)} |`,
+  `| process CPU from start to close, every thread | ${cli.processCpuMs === undefined ? 'not read' : `${(cli.processCpuMs / 1000).toFixed(1)} s`} |`,
   '',
   `Head after the run: block ${cli.head} ${cli.hash}: ${headRight ? 'right' : `WRONG (the file's last is ${expected.number} ${expected.hash})`}.`,
   `Goal ≥ 1,000 blocks/s (process wall): ${blocksPerSecond >= 1000 ? 'met' : 'NOT met'}.`,

@@ -6,8 +6,6 @@
  * (not with `--quiet`), and on the dev chain a `dev accounts` line.
  */
 import { parseArgs } from 'node:util';
-import { handlers } from '../handlers/index.js';
-import { createNodeMetrics } from '../metrics/node-metrics.js';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { runDbPrune } from '../node/db-prune-command.js';
@@ -25,7 +23,7 @@ import { isUdpBindFailure, listenFailure, type Listener } from './listen-errors.
 import { flagsToSettings, joinNegativeValues, parseOptions } from './flags.js';
 import { helpText } from './help.js';
 import { createLogger } from '../node/logger.js';
-import { startServer, type RunningServer } from '../server/server.js';
+import type { RunningServer } from '../server/server.js';
 
 export interface CliIo {
   readonly stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -125,6 +123,12 @@ export async function runCli(
   // Which listener is being started, so that a failed bind names its flags.
   let listener: Listener | undefined;
   try {
+    // The RPC side (every handler, the server, metrics) loads only for a running node: commands never reach it.
+    const [{ handlers }, { startServer }, { createNodeMetrics }] = await Promise.all([
+      import('../handlers/index.js'),
+      import('../server/server.js'),
+      import('../metrics/node-metrics.js'),
+    ]);
     services = await openNodeServices(node);
     const metrics = config.rpc.metrics.enabled ? createNodeMetrics(node) : undefined;
     listener = 'rpc';

@@ -32,12 +32,17 @@ export async function runHistoryCommand(
   const usage = checkArgs(command, args);
   if (usage !== undefined) return { exitCode: 2, error: `${usage}\n${historyUsage}` };
   const { config, log } = node;
+  const phase = startupPhases(log);
+  phase('command');
   let engine: ChainEngine;
   try {
     // An import writes each block's batch behind its execution (db/write-behind.ts: in order, a crash loses at most
     // the unwritten tail and the stored head stays consistent), so the next block executes while LevelDB writes.
     const options = engineOptionsOf(node);
-    engine = await ChainEngine.open(command === 'import' ? { ...options, writeBehind: true } : options);
+    engine = await ChainEngine.open(
+      command === 'import' ? { ...options, writeBehind: true, warmSeals: true } : options,
+    );
+    phase('chain opened');
   } catch (err) {
     const message = err instanceof DatabaseLockedError ? lockedDatadirMessage(config.datadir) : messageOf(err);
     return { exitCode: 1, error: `cannot open the chain: ${message}` };
@@ -65,8 +70,10 @@ export async function runHistoryCommand(
         files: args,
         log,
         progressIntervalMs: config.progressIntervalMs,
+        onFilesChecked: () => phase('files checked'),
         ...(signal ? { signal } : {}),
       });
+      phase('imported');
       const seconds = Math.max(outcome.seconds, 1e-3);
       log.info(outcome.stopped ? 'import stopped' : 'import done', {
         imported: outcome.imported,
@@ -114,7 +121,21 @@ export async function runHistoryCommand(
   } finally {
     await engine.close();
     removePidFile(config.datadir);
+    phase('closed');
   }
+}
+
+/**
+ * Debug lines of a command's phases, each with the ms since the process started and since the previous phase: the
+ * time a command spends around its own work (module loading, the chain's open, its close) for operators and bench/.
+ */
+function startupPhases(log: SvcNode['log']): (name: string) => void {
+  let last = 0;
+  return (name) => {
+    const now = performance.now();
+    log.debug('command phase', { phase: name, processMs: Math.round(now), phaseMs: Math.round(now - last) });
+    last = now;
+  };
 }
 
 function messageOf(err: unknown): string {

@@ -29,6 +29,8 @@ export interface HistoryImportOptions {
   readonly readAhead?: Pick<ReadAheadOptions<unknown>, 'window' | 'chunk'>;
   /** Told each file's read-ahead as it starts (tests watch it being released). */
   readonly onReadAhead?: (ahead: { readonly held: number }) => void;
+  /** Every file opened and checked (an era1's accumulator): the import's own time starts next. */
+  readonly onFilesChecked?: () => void;
 }
 
 /**
@@ -64,6 +66,7 @@ export async function importHistory(opts: HistoryImportOptions): Promise<History
   let run: ImportRun | undefined;
   try {
     for (const path of opts.files) opened.push(await openOrExplain(path, chain));
+    opts.onFilesChecked?.();
     run = new ImportRun(
       chain,
       opts,

@@ -121,7 +121,7 @@ export class StatePruner {
 
   /**
    * Checks and records the datadir's mode; in full mode, returns the pruner with its write barrier attached (and
-   * a first cycle scheduled when the datadir was an archive). Archive: undefined.
+   * a first cycle scheduled when the datadir was an archive with blocks). Archive: undefined.
    */
   static async open(
     chain: PrunerParts,
@@ -140,7 +140,10 @@ export class StatePruner {
     if (retention.archive) return undefined;
     const pruner = new StatePruner({ ...chain, retention }, open.pruning ?? {});
     db.stateWrites = (id, value) => pruner.noteWrite(id, value);
-    if (stored !== 'full' && open.pruning?.automatic !== false) pruner.schedule();
+    // A datadir that holds only its genesis has no garbage: a first cycle there (marking the genesis state before
+    // an import's first block) would only delay the import.
+    const fresh = stored === undefined && chain.view.getHead().header.number === 0n;
+    if (stored !== 'full' && !fresh && open.pruning?.automatic !== false) pruner.schedule();
     return pruner;
   }
 

@@ -78,6 +78,11 @@ export interface EngineOptions {
   readonly fork?: ForkUpstream;
   /** Answer once a block is the in-memory head, its write queued in order (Blockchain's `writeBehind`). */
   readonly writeBehind?: boolean;
+  /**
+   * Blocks are about to be imported (`svc-node import`): the seal workers start while the chain opens and the next
+   * block's Ethash cache loads once it has, instead of both waiting for the first batch of seals.
+   */
+  readonly warmSeals?: boolean;
   /** Which states are kept (`--gcmode` and its window, state/retention.ts); default archive. */
   readonly retention?: StateRetentionOptions;
   /** Full mode's cycles (blockchain/pruner.ts); the engine logs each one and warns of failures unless told otherwise. */
@@ -130,6 +135,7 @@ export class ChainEngine {
       ...(opts.onWarning ? { onWarning: opts.onWarning } : {}),
       ...(opts.log ? { log: opts.log } : {}),
     });
+    if (opts.warmSeals === true) pow.warm();
     const callPool =
       opts.callWorkers === undefined || opts.callWorkers.workers === 0 || opts.rules !== undefined
         ? undefined
@@ -190,6 +196,7 @@ export class ChainEngine {
     }).catch((err: unknown) => {
       throw otherSealModeChain(err, named, sealMode) ?? err;
     });
+    if (opts.warmSeals === true) pow.warm(chain.getHead().header.number + 1n);
     // The dev chain names what its state holds in anvil_dumpState (state/written-keys.ts).
     if (sealMode === 'instant') await chain.recordWrittenKeys();
     // Admission checks a transaction's gas against the next block's limit, which the miner sets (evm_setBlockGasLimit).

@@ -84,6 +84,16 @@ export class Ethash implements SealVerifier {
     return this.caches.get(info);
   }
 
+  /**
+   * Gets ready for seal checks from `blockNumber` on (an import about to start): the workers start and the epoch's
+   * cache loads (or builds) in the background; without a block number, the workers only.
+   */
+  warm(blockNumber?: bigint): void {
+    if (this.closed) return;
+    this.pool?.start();
+    if (blockNumber !== undefined) this.caches.prefetch(this.epochOf(blockNumber));
+  }
+
   /** Light hashimoto for one pow hash and nonce at the block's epoch. */
   async hash(powHash: Uint8Array, nonce: Uint8Array | bigint, blockNumber: bigint | number): Promise<LightHash> {
     const cache = await this.cacheFor(blockNumber);

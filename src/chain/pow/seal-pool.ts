@@ -52,6 +52,11 @@ export class SealWorkerPool {
     return slices.flat();
   }
 
+  /** Starts every worker now, ahead of the first batch: their start-up overlaps the caller's own work. */
+  start(): void {
+    for (let i = 0; i < this.size; i++) this.worker(i);
+  }
+
   /** Forgets an epoch's cache in every worker (the store moved on). */
   drop(key: string): void {
     for (const w of this.workers) {

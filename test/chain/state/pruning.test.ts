@@ -29,7 +29,8 @@ function openFull(dataDir: string, mode: 'full' | 'archive' = 'full', writeBehin
     rules: etcEngineRules(dev),
     noProof: true,
     retention: { ...retentionOptions, mode },
-    // Cycles run when the test asks (and once at open), in the smallest slices, so blocks land between them.
+    // Cycles run when the test asks (and once at the open of an archive datadir turned full), in the smallest slices,
+    // so blocks land between them.
     pruning: { minTriggerBytes: Number.MAX_SAFE_INTEGER, sliceMs: 0 },
   });
 }
@@ -169,6 +170,21 @@ describe('state pruning (gcmode full)', () => {
     },
     240_000,
   );
+
+  it('a new datadir (its genesis only) starts no cycle at open: an import begins at once', async () => {
+    const fresh = tempDir('prune-fresh-');
+    try {
+      const chain = await openFull(fresh.dir);
+      // A cycle scheduled at open would have started by now (one turn of the event loop).
+      await new Promise((resolve) => setImmediate(resolve));
+      await chain.pruning!.idle();
+      expect(chain.pruning!.lastCycle).toBeUndefined();
+      await mine(chain, []);
+      await chain.close();
+    } finally {
+      fresh.remove();
+    }
+  }, 60_000);
 
   it('refuses to open a pruned datadir as an archive; accepts an archive turned full', async () => {
     const archive = tempDir('prune-archive-');
