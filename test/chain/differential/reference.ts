@@ -10,7 +10,7 @@ import type { Common } from '@ethereumjs/common';
 import type { EVM, EVMMockBlockchainInterface, EVMResult, InterpreterStep } from '@ethereumjs/evm';
 import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { createLegacyTx } from '@ethereumjs/tx';
-import { Account, Address, bytesToHex } from '@ethereumjs/util';
+import { Account, Address, KECCAK256_NULL, bytesToHex } from '@ethereumjs/util';
 import { createVM, runBlock, runTx, type RunBlockResult, type VM } from '@ethereumjs/vm';
 import { evmRulesAt } from '../../../src/chain/rules/evmRules.js';
 import type { NetworkDefinition } from '../../../src/chain/networks/types.js';
@@ -173,7 +173,9 @@ export class ReferenceChain {
 
   /**
    * eth_call on the state after block `number` as runTx runs it: an unsigned legacy transaction with the sender
-   * asserted, no nonce or balance checks (runTx then lifts a short balance to the up-front cost), no block gas check.
+   * asserted, no nonce or balance checks (runTx then lifts a short balance to the up-front cost), no block gas check,
+   * and no EIP-3607 refusal of a sender with code: that rule is a transaction's, and geth, Anvil and Hardhat answer
+   * calls from a contract's address.
    */
   async call(number: bigint, msg: CallMessage): Promise<CallResult> {
     const { block } = this.blocks.get(number)!;
@@ -193,7 +195,9 @@ export class ReferenceChain {
         { common: vm.common, freeze: false },
       );
       tx.getSenderAddress = () => sender;
-      const r = await runTx(vm, { tx, block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true });
+      const r = await withSenderCodeUnseen(vm, sender, () =>
+        runTx(vm, { tx, block, skipNonce: true, skipBalance: true, skipBlockGasLimitValidation: true }),
+      );
       const err = r.execResult.exceptionError;
       return {
         returnData: r.execResult.returnValue,
@@ -209,5 +213,41 @@ export class ReferenceChain {
       const error = message.replace(/ \([\s\S]*? -> [\s\S]*$/, '').trim();
       return { returnData: new Uint8Array(0), gasUsed: 0n, reverted: false, error, logs: [] };
     }
+  }
+}
+
+/**
+ * runTx reads the sender's account once up front for its EIP-3607 check; that one read sees the account as if it
+ * had no code (balance and nonce as they are). Every later read, the EVM's own included, sees the real account.
+ */
+async function withSenderCodeUnseen<T>(vm: VM, sender: Address, run: () => Promise<T>): Promise<T> {
+  const sm = vm.stateManager;
+  const original = sm.getAccount.bind(sm);
+  let first = true;
+  sm.getAccount = async (address: Address) => {
+    const account = await original(address);
+    if (!first || account === undefined || !address.equals(sender)) return account;
+    first = false;
+    // Only the check's own look at codeHash is fooled: runTx writes this object back (nonce, balance), and the
+    // account must keep its code.
+    const copy = new Account(account.nonce, account.balance, account.storageRoot, account.codeHash);
+    let real = account.codeHash;
+    let hidden = true;
+    Object.defineProperty(copy, 'codeHash', {
+      get: () => {
+        if (!hidden) return real;
+        hidden = false;
+        return KECCAK256_NULL;
+      },
+      set: (value: Uint8Array) => {
+        real = value;
+      },
+    });
+    return copy;
+  };
+  try {
+    return await run();
+  } finally {
+    sm.getAccount = original;
   }
 }
