@@ -28,7 +28,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildStampFile, mtimeOf, writeAtomically } from './fs-util.js';
+import { buildStampFile, mtimeOf, sourceMapsWanted, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const distDir = join(root, 'dist');
@@ -65,7 +65,7 @@ function inputsHash() {
   const hash = createHash('sha1');
   for (const file of [buildStampFile, installStamp, fileURLToPath(import.meta.url)])
     hash.update(contentOf(file)).update('\0');
-  return hash.digest('hex');
+  return hash.update(sourceMapsWanted() ? 'maps' : '').digest('hex');
 }
 
 /** True when there is no bundle, or dist/'s sources, the installed packages or this file changed since it was built. */
@@ -144,7 +144,8 @@ export async function bundle({ force = false } = {}) {
       platform: 'node',
       target: 'node20',
       external: EXTERNAL,
-      sourcemap: 'linked',
+      // Only when asked (SVC_NODE_SOURCE_MAPS=1, bin/fs-util.js): a tarball carries what is here.
+      sourcemap: sourceMapsWanted() ? 'linked' : false,
       write: false,
       logLevel: 'silent',
       plugins: [bundledInterpreter, keepModuleUrls],
@@ -172,7 +173,9 @@ export async function bundle({ force = false } = {}) {
   const now = Date.now();
   for (const name of readdirSync(bundleDir)) {
     const path = join(bundleDir, name);
-    if (!written.has(path) && path !== bundleStampFile && now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
+    if (written.has(path) || path === bundleStampFile) continue;
+    // No node loads a map, so those of a build with maps go at once; chunks stay their day.
+    if (name.endsWith('.map') || now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
   }
   return pathToFileURL(bundleEntry).href;
 }
