@@ -51,7 +51,8 @@ export async function runCli(
   stop?: AbortSignal,
 ): Promise<CliOutcome> {
   const fail = (message: string, exitCode = 1): CliOutcome => {
-    io.stderr.write(`svc-node: ${message}\n`);
+    // A command's mistake in its arguments is a usage error like a flag's: the same one line, unprefixed.
+    io.stderr.write(exitCode === USAGE_EXIT_CODE ? `${message}\n` : `svc-node: ${message}\n`);
     return { exitCode };
   };
 

@@ -54,6 +54,11 @@ describe('svc-node CLI', () => {
       [['--mine=yes'], '--mine takes no value; write --mine or --no-mine'],
       [['exprot', 'out.rlp'], 'unknown command exprot; did you mean export?'],
       [['db', 'stat'], 'unknown db command stat; did you mean stats?'],
+      [['import'], 'missing file for import; write svc-node import <file>…'],
+      [
+        ['export', 'out.rlp', 'ten'],
+        'export: "ten" is not a block number; write svc-node export <file> [first] [last]',
+      ],
       [
         ['--http.port', 'eighty'],
         'network.rpc.http.port (--http.port) must be an integer from 0 to 65535; got "eighty"',
