@@ -121,7 +121,9 @@ export function build(files = staleSources()) {
     const text = readFileSync(src, 'utf8');
     mkdirSync(dirname(out), { recursive: true });
     if (src.endsWith('.js')) {
-      // JavaScript sources (the generated validators) are ES modules already: copied as they are.
+      // JavaScript sources (the generated validators) are ES modules already: copied as they are (a map beside one
+      // is `npm run build`'s, when asked).
+      if (!maps) rmSync(`${out}.map`, { force: true });
       writeAtomically(out, text);
     } else if (isClientSource(src)) {
       // The client package is published on its own: no source maps pointing into a tree its users do not have.
