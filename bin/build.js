@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Compiles src/ into the JavaScript that `svc-node` (and `npm start`) runs: dist/<same path>.js plus a source map,
-// one file at a time with TypeScript's transpileModule, no type checking (`npm run typecheck` does that; tsx, which
+// Compiles src/ into the JavaScript that `svc-node` (and `npm start`) runs: dist/<same path>.js (plus a source map
+// when asked: SVC_NODE_SOURCE_MAPS=1, bin/fs-util.js), one file at a time with TypeScript's transpileModule, no type checking (`npm run typecheck` does that; tsx, which
 // ran the sources before, compiled the same way, so the code is known to compile file by file). It also compiles the
 // client package (clients/typescript/src/ → dist/, JavaScript and declarations, the same per-file way: its sources
 // are written for `isolatedDeclarations`), so `svc-node/client` and `svc-node-client` are typed after any install.
@@ -14,6 +14,8 @@
 //   node bin/build.js --all    compile everything
 //   node bin/build.js --client compile only the client package (its own `prepare`)
 //   node bin/build.js --codegen only bring `npm run codegen`'s output up to date (`npm run typecheck` does it first)
+//   SVC_NODE_SOURCE_MAPS=1 node bin/build.js   the same, with source maps beside dist/ and the bundle (also for
+//                              `npm pack`, whose tarball otherwise has none)
 //
 // Every command first runs `npm run codegen` when its inputs changed (bin/codegen-stamp.js): its output (openrpc.json,
 // src/generated/, the handler table, the client's sources, the docs pages) is not committed, so a fresh clone gets it
@@ -24,12 +26,12 @@
 // as they are.
 import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { codegenIsCurrent } from './codegen-stamp.js';
-import { buildStampFile, writeAtomically } from './fs-util.js';
+import { buildStampFile, sourceMapsWanted, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const srcDir = join(root, 'src');
@@ -63,8 +65,10 @@ const outputOf = (src) =>
 const declarationOf = (src) => outputOf(src).replace(/\.js$/, '.d.ts');
 const keyOf = (src) => relative(root, src).split(sep).join('/');
 const hashOf = (text) => createHash('sha1').update(text).digest('hex');
-/** A change to how this file compiles makes every output stale. */
-const compilerHash = hashOf(readFileSync(fileURLToPath(import.meta.url)));
+/** A change to how this file compiles (or whether it writes source maps) makes every output stale. */
+const compilerHash = hashOf(
+  Buffer.concat([readFileSync(fileURLToPath(import.meta.url)), Buffer.from(sourceMapsWanted() ? 'maps' : '')]),
+);
 
 function readStamp() {
   try {
@@ -109,14 +113,17 @@ export function build(files = staleSources()) {
   const ts = ownTypeScript();
   // tsconfig.json's target; ES module syntax because package.json says "type": "module" (transpileModule cannot
   // read that, and with module NodeNext it would emit CommonJS).
-  const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, sourceMap: true };
+  const maps = sourceMapsWanted();
+  const compilerOptions = { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022, sourceMap: maps };
   const stamp = readStamp();
   for (const src of files) {
     const out = outputOf(src);
     const text = readFileSync(src, 'utf8');
     mkdirSync(dirname(out), { recursive: true });
     if (src.endsWith('.js')) {
-      // JavaScript sources (the generated validators) are ES modules already: copied as they are.
+      // JavaScript sources (the generated validators) are ES modules already: copied as they are (a map beside one
+      // is `npm run build`'s, when asked).
+      if (!maps) rmSync(`${out}.map`, { force: true });
       writeAtomically(out, text);
     } else if (isClientSource(src)) {
       // The client package is published on its own: no source maps pointing into a tree its users do not have.
@@ -136,11 +143,13 @@ export function build(files = staleSources()) {
       writeAtomically(out, ts.transpileModule(text, { fileName: src, compilerOptions: options }).outputText);
     } else {
       const { outputText, sourceMapText } = ts.transpileModule(text, { fileName: src, compilerOptions });
-      const map = JSON.parse(sourceMapText);
-      map.file = relative(dirname(out), out);
-      map.sources = [relative(dirname(out), src)];
-      // Written aside and renamed: two nodes starting at once never import a half-written file.
-      writeAtomically(`${out}.map`, JSON.stringify(map));
+      if (maps) {
+        const map = JSON.parse(sourceMapText);
+        map.file = relative(dirname(out), out);
+        map.sources = [relative(dirname(out), src)];
+        // Written aside and renamed: two nodes starting at once never import a half-written file.
+        writeAtomically(`${out}.map`, JSON.stringify(map));
+      } else rmSync(`${out}.map`, { force: true }); // one from a build with maps would be packed
       writeAtomically(out, outputText);
     }
     stamp[keyOf(src)] = hashOf(text);

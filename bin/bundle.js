@@ -23,12 +23,13 @@
 // stamp (bin/build.js: the hash of every source dist/ was compiled from), the installed packages' lockfile and this
 // file. Content, never mtimes: an installed package's files all carry their extraction time.
 //
-//   node bin/bundle.js    bundle when dist/ or node_modules changed since the last bundle
+//   node bin/bundle.js          bundle when dist/ or node_modules changed since the last bundle
+//   node bin/bundle.js --prune  then delete earlier bundles' files (what `npm pack` runs)
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildStampFile, mtimeOf, writeAtomically } from './fs-util.js';
+import { buildStampFile, mtimeOf, sourceMapsWanted, writeAtomically } from './fs-util.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const distDir = join(root, 'dist');
@@ -65,7 +66,7 @@ function inputsHash() {
   const hash = createHash('sha1');
   for (const file of [buildStampFile, installStamp, fileURLToPath(import.meta.url)])
     hash.update(contentOf(file)).update('\0');
-  return hash.digest('hex');
+  return hash.update(sourceMapsWanted() ? 'maps' : '').digest('hex');
 }
 
 /** True when there is no bundle, or dist/'s sources, the installed packages or this file changed since it was built. */
@@ -144,7 +145,8 @@ export async function bundle({ force = false } = {}) {
       platform: 'node',
       target: 'node20',
       external: EXTERNAL,
-      sourcemap: 'linked',
+      // Only when asked (SVC_NODE_SOURCE_MAPS=1, bin/fs-util.js): a tarball carries what is here.
+      sourcemap: sourceMapsWanted() ? 'linked' : false,
       write: false,
       logLevel: 'silent',
       plugins: [bundledInterpreter, keepModuleUrls],
@@ -172,7 +174,9 @@ export async function bundle({ force = false } = {}) {
   const now = Date.now();
   for (const name of readdirSync(bundleDir)) {
     const path = join(bundleDir, name);
-    if (!written.has(path) && path !== bundleStampFile && now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
+    if (written.has(path) || path === bundleStampFile) continue;
+    // No node loads a map, so those of a build with maps go at once; chunks stay their day.
+    if (name.endsWith('.map') || now - mtimeOf(path) > STALE_CHUNK_MS) unlinkSync(path);
   }
   return pathToFileURL(bundleEntry).href;
 }
@@ -192,9 +196,31 @@ export function checkWorkerGraphs(metafile) {
         throw new Error(`the bundled seal-check worker would load ${input}, a narrow execution path (bin/bundle.js)`);
 }
 
+/**
+ * Deletes what no entry reaches through its imports of sibling files (static or dynamic): earlier builds' chunks,
+ * kept a day for nodes still running from them. Packing runs it (`prepack`), so a tarball carries one build, not
+ * every build of the day (each ~8 MB). Returns how many files went.
+ */
+export function pruneUnreachable() {
+  const reached = new Set(['main.js', ...WORKER_ENTRIES.map((path) => `${path.split('/').pop()}.js`)]);
+  // A Set visits what is added while it is iterated: the imports of imports.
+  for (const name of reached)
+    for (const [, dep] of readFileSync(join(bundleDir, name), 'utf8').matchAll(/["']\.\/([\w.-]+\.js)["']/g))
+      reached.add(dep);
+  let removed = 0;
+  for (const name of readdirSync(bundleDir)) {
+    if (name === '.stamp' || reached.has(name) || reached.has(name.replace(/\.map$/, ''))) continue;
+    unlinkSync(join(bundleDir, name));
+    removed++;
+  }
+  return removed;
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now();
   const entry = await bundle({ force: process.argv.includes('--force') });
+  if (entry && process.argv.includes('--prune'))
+    process.stdout.write(`svc-node: removed ${pruneUnreachable()} file(s) of earlier bundles from dist/bundle/\n`);
   process.stdout.write(
     entry
       ? `svc-node: bundle up to date in dist/bundle/ (${Math.round(performance.now() - started)} ms)\n`

@@ -9,6 +9,14 @@ import { fileURLToPath } from 'node:url';
  */
 export const buildStampFile = fileURLToPath(new URL('../dist/.build-stamp.json', import.meta.url));
 
+/**
+ * Whether the build writes source maps: only when asked, with `SVC_NODE_SOURCE_MAPS=1` in the environment of the
+ * build (`node bin/build.js`, `npm pack`, `npm install` of a checkout). Nothing loads them at run time (the node does
+ * not start with --enable-source-maps), and in a tarball they were most of its size (issue 44: 642 maps, 16 MB of
+ * the 37 MB unpacked). Part of both stamps, so switching it rebuilds dist/ and the bundle.
+ */
+export const sourceMapsWanted = () => /^(1|true|yes|on)$/i.test(process.env.SVC_NODE_SOURCE_MAPS ?? '');
+
 /** A file's modification time in ms; -1 when it does not exist. */
 export const mtimeOf = (path) => {
   try {

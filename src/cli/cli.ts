@@ -9,18 +9,18 @@ import { parseArgs } from 'node:util';
 import { SvcNode, packageVersion } from '../node/node.js';
 import { openNodeServices, type NodeServices } from '../node/services.js';
 import { runDbPrune } from '../node/db-prune-command.js';
-import { forkCacheUsage, runForkCacheCommand } from '../node/fork-cache-command.js';
-import { HISTORY_COMMANDS, type HistoryCommand, historyUsage, runHistoryCommand } from '../node/history-commands.js';
+import { runForkCacheCommand } from '../node/fork-cache-command.js';
+import { HISTORY_COMMANDS, type HistoryCommand, runHistoryCommand } from '../node/history-commands.js';
 import { type DbCommandResult, runDbStats } from '../node/db-stats-command.js';
 import { ConfigError, loadConfig } from '../node/config.js';
 import { misspeltEnvironment } from '../node/settings/read.js';
-import { forkNameOf } from '../chain/index.js';
 import { checkListenHosts } from '../node/listen-hosts.js';
 import { ensureDatadir } from '../node/datadir.js';
 import { rpcExposure } from '../node/exposure.js';
 import { startBanner } from './banner.js';
 import { isUdpBindFailure, listenFailure, type Listener } from './listen-errors.js';
 import { flagsToSettings, joinNegativeValues, parseOptions } from './flags.js';
+import { flagMistake, isFlagValueError, unknownCommand, USAGE_EXIT_CODE } from './flag-errors.js';
 import { helpText } from './help.js';
 import { createLogger } from '../node/logger.js';
 import type { RunningServer } from '../server/server.js';
@@ -36,7 +36,6 @@ const DB_COMMANDS: Record<string, (args: readonly string[], opts: DbCommandOptio
   stats: runDbStats,
   prune: (args, { node }) => runDbPrune(node, args),
 };
-const dbUsage = `usage: svc-node [options] db <${Object.keys(DB_COMMANDS).join('|')}> [--json]`;
 
 export type CliOutcome =
   | { readonly exitCode: number }
@@ -50,37 +49,43 @@ export async function runCli(
   stop?: AbortSignal,
 ): Promise<CliOutcome> {
   const fail = (message: string, exitCode = 1): CliOutcome => {
-    io.stderr.write(`svc-node: ${message}\n`);
+    // A command's mistake in its arguments is a usage error like a flag's: the same one line, unprefixed.
+    io.stderr.write(exitCode === USAGE_EXIT_CODE ? `${message}\n` : `svc-node: ${message}\n`);
     return { exitCode };
   };
 
   // `--help all` is the one place a word stands alone on the command line.
   const helpAll = argv.includes('all') && (argv.includes('--help') || argv.includes('-h'));
+  // Each mistake on the command line alone on stderr, in flag-errors.ts's one style.
+  const usage = (message: string): CliOutcome => {
+    io.stderr.write(`${message}\n`);
+    return { exitCode: USAGE_EXIT_CODE };
+  };
+  const args = joinNegativeValues(helpAll ? argv.filter((a) => a !== 'all') : argv);
+  const mistake = flagMistake(args);
+  if (mistake !== undefined) return usage(mistake);
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({
-      args: joinNegativeValues(helpAll ? argv.filter((a) => a !== 'all') : argv),
-      options: parseOptions,
-      strict: true,
-      allowPositionals: true,
-    }));
+    ({ values, positionals } = parseArgs({ args, options: parseOptions, strict: true, allowPositionals: true }));
   } catch (err) {
-    return fail(
-      `${unknownOverrideMessage(err as Error) ?? (err as Error).message}\nRun svc-node --help for the options.`,
-      2,
-    );
+    // flagMistake let through what parseArgs refuses: its first line, still alone.
+    return usage((err as Error).message.split('\n')[0]!);
   }
   const [command, ...commandArgs] = positionals;
-  const ownCommands = ['db', 'fork-cache'];
-  if (command !== undefined && !ownCommands.includes(command) && !HISTORY_COMMANDS.includes(command as HistoryCommand))
-    return fail(
-      `unknown command "${command}" (commands: ${[...HISTORY_COMMANDS, ...ownCommands].join(', ')})\n${historyUsage}\n${dbUsage}\n${forkCacheUsage}`,
-      2,
-    );
+  const commands = [...HISTORY_COMMANDS, 'db', 'fork-cache'];
+  if (command !== undefined && !commands.includes(command)) return usage(unknownCommand(command, commands));
   const dbCommand = command === 'db' ? DB_COMMANDS[commandArgs[0] ?? ''] : undefined;
-  if (command === 'db' && dbCommand === undefined) return fail(dbUsage, 2);
-  if (values.json === true && command !== 'db') return fail(`--json is an option of db commands\n${dbUsage}`, 2);
+  if (command === 'db' && dbCommand === undefined) {
+    const dbCommands = Object.keys(DB_COMMANDS);
+    return usage(
+      commandArgs[0] === undefined
+        ? `missing db command; write svc-node db ${dbCommands.join(' or svc-node db ')}`
+        : unknownCommand(commandArgs[0], dbCommands, 'db command'),
+    );
+  }
+  if (values.json === true && command !== 'db')
+    return usage('--json is an option of db commands; write svc-node db stats --json');
   if (values.help) {
     io.stdout.write(helpText(helpAll));
     return { exitCode: 0 };
@@ -100,7 +105,7 @@ export async function runCli(
     await checkListenHosts(config);
     ensureDatadir(config.datadir);
   } catch (err) {
-    if (err instanceof ConfigError) return fail(err.message);
+    if (err instanceof ConfigError) return isFlagValueError(err.message, args) ? usage(err.message) : fail(err.message);
     throw err;
   }
 
@@ -219,16 +224,4 @@ export async function runCli(
       log.info('stopped');
     },
   };
-}
-
-/** `--override.<fork>` with a fork no schedule has: the fork it most likely meant, instead of parseArgs' puzzle. */
-function unknownOverrideMessage(err: Error): string | undefined {
-  const fork = /Unknown option '--override\.([^'=]+)'/.exec(err.message)?.[1];
-  if (fork === undefined) return undefined;
-  try {
-    forkNameOf(fork);
-  } catch (unknown) {
-    return `--override.${fork}: ${(unknown as Error).message}`;
-  }
-  return undefined;
 }

@@ -201,7 +201,7 @@ function peerEntry(peer: PeerDetails): PeerEntry {
   };
 }
 
-function searchOf(s: PeerSearch): McpPeerList['search'] & object {
+function searchOf({ dialFailures: _, ...s }: PeerSearch): McpPeerList['search'] & object {
   return { ...s, bootnodes: [...s.bootnodes], dnsTrees: s.dnsTrees.map((t) => ({ ...t })) };
 }
 

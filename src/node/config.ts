@@ -439,7 +439,9 @@ export function resolveApis(requested: readonly string[], testmode: boolean, net
   const valid = new Set<string>(namespaces);
   const unknown = requested.filter((name) => !valid.has(name));
   if (unknown.length > 0) {
-    throw new ConfigError(`Invalid RPC APIs specified: ${unknown.join(',')}. Valid ones are: ${namespaces.join(', ')}`);
+    throw new ConfigError(
+      `network.rpc.apis (--apis) must name namespaces among ${namespaces.join(', ')}; got ${unknown.join(', ')}`,
+    );
   }
   const enabled = new Set<string>(requested);
   if (enabled.has('test') && !testmode) {

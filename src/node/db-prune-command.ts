@@ -10,12 +10,10 @@ import type { DbCommandResult } from './db-stats-command.js';
 import { checkDatadirSchedule } from './fork-schedule.js';
 import { builtInNetworkOf, engineOptionsOf } from './services.js';
 
-export const dbUsage = 'usage: svc-node [options] db prune   (turns an archive datadir into a pruned one, offline)';
-
 const MiB = 2 ** 20;
 
 export async function runDbPrune(node: SvcNode, args: readonly string[]): Promise<DbCommandResult> {
-  if (args.length > 0) return { exitCode: 2, error: `db prune takes no arguments\n${dbUsage}` };
+  if (args.length > 0) return { exitCode: 2, error: `db prune takes no arguments; write svc-node db prune` };
   const { config, log } = node;
   if (config.fork !== undefined || config.testmode)
     return { exitCode: 2, error: 'db prune: fork and test chains keep every state' };

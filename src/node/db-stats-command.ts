@@ -33,7 +33,11 @@ export interface DbStatsOptions {
 }
 
 export async function runDbStats(args: readonly string[], opts: DbStatsOptions): Promise<DbCommandResult> {
-  if (args.length > 0) return { exitCode: 2, error: `db stats takes no arguments (got ${args.join(' ')})` };
+  if (args.length > 0)
+    return {
+      exitCode: 2,
+      error: `db stats takes no arguments (got ${args.join(' ')}); write svc-node db stats [--json]`,
+    };
   const chaindata = join(opts.datadir, 'chaindata');
   if (!existsSync(join(chaindata, 'CURRENT')))
     return { exitCode: 1, error: `no chain database in ${opts.datadir} (expected ${chaindata})` };

@@ -6,7 +6,8 @@
 import { forkCacheFor } from './fork/cached-upstream.js';
 import type { ForkCacheConfig } from './fork/fork-config.js';
 
-export const forkCacheUsage = 'usage: svc-node [options] fork-cache [clear [<chain id> [<fork block>]]]';
+/** The command's form, for a mistake's one line (cli/flag-errors.ts's style). */
+const forkCacheForm = 'svc-node fork-cache [clear [<chain id> [<fork block>]]]';
 
 export async function runForkCacheCommand(
   config: ForkCacheConfig,
@@ -17,12 +18,12 @@ export async function runForkCacheCommand(
   const [verb, chainId, block, ...rest] = args;
   if (verb === 'clear') {
     if (rest.length > 0 || [chainId, block].some((n) => n !== undefined && !/^\d+$/.test(n)))
-      return { exitCode: 2, error: `a chain id and a block are decimal numbers\n${forkCacheUsage}` };
+      return { exitCode: 2, error: `a chain id and a block are decimal numbers; write ${forkCacheForm}` };
     const { forks, bytes } = await cache.clear(chainId, block);
     out.write(`fork cache ${config.dir}: deleted ${forks} fork${forks === 1 ? '' : 's'}, ${size(bytes)}\n`);
     return { exitCode: 0 };
   }
-  if (verb !== undefined) return { exitCode: 2, error: `unknown fork-cache command "${verb}"\n${forkCacheUsage}` };
+  if (verb !== undefined) return { exitCode: 2, error: `unknown fork-cache command ${verb}; write ${forkCacheForm}` };
   const forks = await cache.list();
   const total = forks.reduce((sum, f) => sum + f.bytes, 0);
   out.write(

@@ -19,10 +19,6 @@ export interface HistoryCommandResult {
   readonly error?: string;
 }
 
-export const historyUsage =
-  'usage: svc-node [options] import <file>…   (era1 files or RLP block streams, .gz too)\n' +
-  '       svc-node [options] export <file> [first] [last]   (an RLP block stream; .gz compresses)';
-
 export async function runHistoryCommand(
   node: SvcNode,
   command: HistoryCommand,
@@ -30,7 +26,7 @@ export async function runHistoryCommand(
   signal?: AbortSignal,
 ): Promise<HistoryCommandResult> {
   const usage = checkArgs(command, args);
-  if (usage !== undefined) return { exitCode: 2, error: `${usage}\n${historyUsage}` };
+  if (usage !== undefined) return { exitCode: 2, error: usage };
   const { config, log } = node;
   const phase = startupPhases(log);
   phase('command');
@@ -142,9 +138,13 @@ function messageOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/** A mistake in the arguments, in one line (cli/flag-errors.ts's style): what is wrong; the command's form. */
 function checkArgs(command: HistoryCommand, args: readonly string[]): string | undefined {
-  if (command === 'import') return args.length === 0 ? 'import needs at least one file' : undefined;
-  if (args.length === 0 || args.length > 3) return 'export needs a file and at most a first and a last block';
-  for (const n of args.slice(1)) if (!/^\d+$/.test(n)) return `export: "${n}" is not a block number`;
+  if (command === 'import')
+    return args.length === 0 ? 'missing file for import; write svc-node import <file>…' : undefined;
+  const form = 'write svc-node export <file> [first] [last]';
+  if (args.length === 0) return `missing file for export; ${form}`;
+  if (args.length > 3) return `too many arguments for export; ${form}`;
+  for (const n of args.slice(1)) if (!/^\d+$/.test(n)) return `export: "${n}" is not a block number; ${form}`;
   return undefined;
 }

@@ -1,4 +1,5 @@
 /** One entry of the peer manager's connection table: a socket on its way to (or in) an eth session. */
+import type { DialFailureReason } from './dial-failures.js';
 import { bytesToHex } from '@ethereumjs/util';
 import type { DialTarget } from './dial-pool.js';
 import type { EthSession } from './eth/session.js';
@@ -16,6 +17,8 @@ export class Connection {
    * that never finish a handshake cannot hold the peer slots).
    */
   admitted: boolean;
+  /** Why our dial's socket failed before it connected (peer-manager.ts counts it when the connection goes). */
+  dialFailure: DialFailureReason | undefined;
 
   constructor(
     readonly id: string,

@@ -23,6 +23,7 @@ import { connectionRow, idleTargetRow } from './peer-rows.js';
 import { admittedCount, pendingToDrop, preferredLink, rivalOf, worstEvictable } from './peer-slots.js';
 import { DEFAULT_MAX_PENDING_PEERS, DEFAULT_MAX_PENDING_PEERS_PER_IP } from './pending-limits.js';
 import type { PeerDetails, PeerSource, PeerSummary } from './types.js';
+import { DialFailures, linkFailureReason, socketFailureReason } from './dial-failures.js';
 
 export interface PeerLog {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -69,6 +70,7 @@ export class PeerManager {
   readonly #pool: DialPool;
   dialsTried = 0;
   dialsSucceeded = 0;
+  readonly dialFailures = new DialFailures();
   #server: Server | undefined;
   #tick: NodeJS.Timeout | undefined;
   #port = 0;
@@ -203,12 +205,17 @@ export class PeerManager {
     const conn = new Connection(`${host}:${port}`, normaliseIp(host), false, target, target.enode.id, target.foundBy);
     this.#connections.add(conn);
     const socket = tcpConnect({ host, port, noDelay: true });
-    const connectTimer = setTimeout(() => socket.destroy(new Error('connect timeout')), HANDSHAKE_TIMEOUT_MS);
+    let connectTimedOut = false;
+    const connectTimer = setTimeout(() => {
+      connectTimedOut = true;
+      socket.destroy(new Error('connect timeout'));
+    }, HANDSHAKE_TIMEOUT_MS);
     socket.once('connect', () => {
       clearTimeout(connectTimer);
       this.startLink(conn, socket);
     });
     socket.on('error', (err) => {
+      if (conn.link === undefined) conn.dialFailure ??= socketFailureReason(err, connectTimedOut);
       const now = Date.now();
       // A configured peer the operator expects is worth an info line (at a slow pace); a discovered one is not.
       if (target.foundBy === 'static' && now - (target.loggedAt ?? 0) >= UNREACHABLE_LOG_MS) {
@@ -391,6 +398,9 @@ export class PeerManager {
     if (!this.#connections.delete(conn)) return;
     conn.status = 'Disconnected';
     const failed = why === 'dial failed' || conn.session === undefined || !conn.session.ready;
+    // Our dial that never became a peer, by why: its socket's error, else how its link closed.
+    if (!conn.incoming && failed)
+      this.dialFailures.note(conn.dialFailure ?? (why === 'dial failed' ? 'other' : linkFailureReason(why)));
     if (conn.target?.pooled) return this.#pool.settle(conn.target, !failed);
     const target = conn.target ?? (conn.nodeIdHex ? this.#targets.get(conn.nodeIdHex) : undefined);
     if (target && !this.connectedTo(target.idHex)) {

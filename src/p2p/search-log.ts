@@ -4,6 +4,10 @@
  */
 import type { PeerLog } from './peer-manager.js';
 import type { PeerSearch } from './types.js';
+import { describeDialFailures } from './dial-failures.js';
+
+/** "2 refused, 1 timed out", or '' when no dial failed. */
+const failures = (s: PeerSearch): string => (s.dialFailures === undefined ? '' : describeDialFailures(s.dialFailures));
 
 const FIRST_AFTER_MS = 10_000;
 const THEN_EVERY_MS = 120_000;
@@ -28,6 +32,7 @@ export function startSearchLog(
         bootnodes: s.bootnodes,
         dnsTrees: s.dnsTrees.map((t) => (t.error === null ? `${t.url} (${t.records} nodes)` : `${t.url} (${t.error})`)),
         dialsTried: s.dialsTried,
+        ...(failures(s) !== '' ? { dialFailures: failures(s) } : {}),
         nodesKnown: s.tableSize + s.candidates,
       });
     }
@@ -46,5 +51,6 @@ export function describeSearch(s: PeerSearch): string {
   for (const t of s.dnsTrees) where.push(`DNS tree ${t.url} (${t.error ?? `${t.records} nodes`})`);
   if (s.discovery) where.push(`discv4 on UDP ${s.udpPort} (${s.tableSize} nodes in table)`);
   const through = where.length > 0 ? where.join('; ') : 'nothing: no bootnodes, no DNS trees, discovery off';
-  return `looking for peers through ${through}; ${s.dialsTried} dial(s) tried, ${s.candidates} node(s) waiting`;
+  const failed = failures(s) !== '' ? ` (failed: ${failures(s)})` : '';
+  return `looking for peers through ${through}; ${s.dialsTried} dial(s) tried${failed}, ${s.candidates} node(s) waiting`;
 }

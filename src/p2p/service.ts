@@ -224,6 +224,7 @@ export class P2pService implements PeerService, SessionHost {
       dnsTrees: d?.dnsTrees ?? [],
       dialsTried: this.#manager.dialsTried,
       dialsSucceeded: this.#manager.dialsSucceeded,
+      dialFailures: this.#manager.dialFailures.counts(),
       candidates: this.#manager.candidateCount,
     };
   }

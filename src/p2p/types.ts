@@ -4,6 +4,8 @@
  * interface; nothing here knows JSON-RPC, and nothing outside src/p2p knows RLPx.
  */
 
+import type { DialFailureCounts } from './dial-failures.js';
+
 /** Connection states of the spec's peer table. */
 export type PeerStatus = 'Connecting' | 'Handshaking' | 'Handshaked' | 'Idle' | 'Disconnected';
 
@@ -60,6 +62,8 @@ export interface PeerSearch {
   /** Outbound dials started, and how many of them reached an eth handshake. */
   readonly dialsTried: number;
   readonly dialsSucceeded: number;
+  /** Our dials that never became peers, by reason. */
+  readonly dialFailures?: DialFailureCounts;
   /** Candidates from discovery and DNS waiting to be dialled. */
   readonly candidates: number;
 }

@@ -101,7 +101,7 @@ describe('cache bounds', () => {
     expect(config.caches.blocks).toBe(1);
     // A cache of none is refused with the range, not quietly made one entry.
     expect(() => loadConfig({ env: { SVC_NODE_CACHE_BLOCKS: '0' } })).toThrow(
-      'cache.blocks (environment SVC_NODE_CACHE_BLOCKS) must be an integer of at least 1, got "0"',
+      'cache.blocks (environment SVC_NODE_CACHE_BLOCKS) must be an integer of at least 1; got "0"',
     );
   });
 });

@@ -1,7 +1,7 @@
 /**
  * A mordor node that reaches nobody tells the operator so: a configured bootnode that refuses connections is
  * logged at info (not only debug), `p2p looking for peers` names the bootnode, the DNS tree and why it was refused,
- * and the dials tried; `/readiness` and the MCP sync status carry the same sentence. All on loopback: the bootnode
+ * and the dials tried and why they failed (refused); `/readiness` and the MCP sync status carry the same sentence. All on loopback: the bootnode
  * is a closed local port and the tree's domain has no records on a local DNS server. With `--nat extip:` the
  * printed enode carries that address.
  */
@@ -60,6 +60,8 @@ describe('a mordor node with no reachable peer', () => {
       dnsTrees: [expect.stringMatching(/empty\.example\.test \(TXT lookup of empty\.example\.test failed/)],
     });
     expect(Number(looking()!.dialsTried)).toBeGreaterThanOrEqual(1);
+    // Why the dials failed, by reason: the closed port refuses every one.
+    expect(looking()!.dialFailures).toMatch(/^\d+ refused$/);
     const unreachable = node.logs.filter((l) => l.msg === 'p2p configured peer unreachable');
     expect(unreachable[0]).toMatchObject({ level: 'info', peer: expect.stringContaining(`127.0.0.1:${deadPort}`) });
     // Rate-limited: one line per peer per minute, however often it is redialled.
@@ -72,6 +74,7 @@ describe('a mordor node with no reachable peer', () => {
     const peerCheck = readiness.checks.find((c) => c.name === 'peerCount')!;
     expect(peerCheck).toMatchObject({ status: 'ERROR', info: expect.stringContaining('looking for peers through') });
     expect(peerCheck.info).toContain(`127.0.0.1:${deadPort}`);
+    expect(peerCheck.info).toMatch(/dial\(s\) tried \(failed: \d+ refused\)/);
 
     const sync = await call<{ structuredContent: { peerSearch?: string } }>(node.url, 'tools/call', [
       { name: 'mcp_sync_status' },

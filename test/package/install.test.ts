@@ -2,7 +2,7 @@
  * The package as a new user installs it (issue 24, items 1 and 2): the node packed (`npm pack` of a copy of this
  * working tree, which runs `prepack` and `prepare`) and installed into an empty project from its tarball, and installed from its path (a link
  * to this checkout, whose `prepare` npm runs), each with the client package beside it (`svc-node-client`, from its
- * own tarball or path). In both: `npx svc-node --version` and a start print no compile message and the start loads
+ * own tarball or path), the node's tarball without source maps. In both: `npx svc-node --version` and a start print no compile message and the start loads
  * the node's bundle and no TypeScript, as `npm start` does; a file importing `svc-node-client` and `svc-node/client` type-checks.
  *
  * One install per source, shared by the cases: an install takes minutes on a loaded machine. The tarball project
@@ -229,6 +229,8 @@ function copyOfCheckout(): string {
 }
 
 const projects: Record<'tarball' | 'path', string> = { tarball: '', path: '' };
+/** The files in svc-node's tarball. */
+let packedFiles: string[] = [];
 const installs: Record<string, Run> = {};
 
 beforeAll(async () => {
@@ -249,6 +251,11 @@ beforeAll(async () => {
   console.log(
     `npm pack: svc-node ${packed.ms} ms (${statSync(nodeTgz).size} bytes), svc-node-client ${packedClient.ms} ms (${statSync(clientTgz).size} bytes)`,
   );
+
+  const listing = spawnSync('tar', ['-tzf', nodeTgz], { encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  expect(listing.status, listing.stderr).toBe(0);
+  packedFiles = listing.stdout.split('\n').filter(Boolean);
+  console.log(`svc-node tarball: ${packedFiles.length} files`);
 
   projects.tarball = project('tarball', [nodeTgz, clientTgz]);
   projects.path = project('path', [repoRoot, clientDir]);
@@ -278,6 +285,12 @@ afterAll(async () => {
 });
 
 describe('the installed package', () => {
+  it('packs no source maps unless asked (SVC_NODE_SOURCE_MAPS=1 at build): nothing loads them', () => {
+    expect(packedFiles.length).toBeGreaterThan(100);
+    expect(packedFiles.filter((f) => f.endsWith('.map'))).toEqual([]);
+    expect(packedFiles).toContain('package/dist/bundle/main.js');
+  });
+
   it('ships its bundle, the client build with declarations, and no compile step to run', () => {
     const installed = join(projects.tarball, 'node_modules/svc-node');
     for (const file of [

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { HDNodeWallet, JsonRpcProvider, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staleSources, stampFile } from '../../bin/build.js';
-import { bundleEntry, bundleIsStale, checkWorkerGraphs, WORKER_ENTRIES } from '../../bin/bundle.js';
+import { bundleEntry, bundleIsStale, checkWorkerGraphs, pruneUnreachable, WORKER_ENTRIES } from '../../bin/bundle.js';
 import { DEV_MNEMONIC } from '../../src/chain/networks/devAccounts.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 import { post, request } from '../helpers/rpc.js';
@@ -79,6 +79,16 @@ describe('the bundle', () => {
     expect(targets.size).toBeGreaterThanOrEqual(4);
     for (const relative of targets)
       expect(existsSync(fileURLToPath(new URL(relative, `file://${bundleDir}/`))), relative).toBe(true);
+  });
+
+  it('leaves, pruned for packing, only what its entries import: no earlier build, no source map unless asked', () => {
+    pruneUnreachable(); // this checkout's own earlier builds
+    const before = readdirSync(bundleDir);
+    writeFileSync(join(bundleDir, 'chunk-EARLIER0.js'), 'export const earlier = 1;\n');
+    expect(pruneUnreachable()).toBe(1);
+    expect(readdirSync(bundleDir)).toEqual(before);
+    if (process.env.SVC_NODE_SOURCE_MAPS === undefined) expect(before.filter((n) => n.endsWith('.map'))).toEqual([]);
+    expect(before.filter((n) => n.startsWith('chunk-')).length).toBeGreaterThan(0);
   });
 
   it('holds the workers a dev node starts beside main.js, and no narrow execution path in the seal-check worker', () => {

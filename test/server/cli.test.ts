@@ -36,32 +36,54 @@ describe('svc-node CLI', () => {
     expect(run.stdout).toContain('SVC_NODE_NETWORK_DISCOVERY_DISCOVERY_ENABLED');
   });
 
-  it('fails at start on an unknown namespace, listing the valid ones', async () => {
-    const run = await runCli(['--apis', 'eth,bogus', '--http.port', '0']);
-    expect(run.code).toBe(1);
-    expect(run.stderr).toContain('Invalid RPC APIs specified: bogus');
-    expect(run.stderr).toContain(
-      'eth, web3, net, personal, debug, trace, qa, checkpointing, svc, test, anvil, iele, mcp, rpc, txpool, admin',
-    );
+  it('answers an unknown flag with the one it most likely meant, alone on stderr, exit 2', async () => {
+    const run = await runCli(['--htpp.port', '1']);
+    expect({ code: run.code, stderr: run.stderr, stdout: run.stdout }).toEqual({
+      code: 2,
+      stderr: 'unknown flag --htpp.port; did you mean --http.port?\n',
+      stdout: '',
+    });
   });
 
-  it('fails on an unknown flag, a bad value, and the test namespace without --testmode', async () => {
-    const unknown = await runCli(['--no-such-flag']);
-    expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/--no-such-flag/);
-    const badPort = await runCli(['--http.port', 'eighty']);
-    expect(badPort.code).toBe(1);
-    expect(badPort.stderr).toMatch(/network\.rpc\.http\.port \(--http\.port\) must be an integer from 0 to 65535/);
+  it('words every command-line mistake alike: one line, what is wrong; what to do, exit 2', async () => {
+    const cases: [string[], string][] = [
+      [['--no-such-flag'], 'unknown flag --no-such-flag; svc-node --help lists the flags'],
+      [['--override.spiarl', '1'], 'unknown flag --override.spiarl; did you mean --override.spiral?'],
+      [['--http.port'], 'missing value for --http.port; write --http.port <value>'],
+      [['--http.port', '--mine'], 'missing value for --http.port; write --http.port <value>'],
+      [['--mine=yes'], '--mine takes no value; write --mine or --no-mine'],
+      [['exprot', 'out.rlp'], 'unknown command exprot; did you mean export?'],
+      [['db', 'stat'], 'unknown db command stat; did you mean stats?'],
+      [['import'], 'missing file for import; write svc-node import <file>…'],
+      [
+        ['export', 'out.rlp', 'ten'],
+        'export: "ten" is not a block number; write svc-node export <file> [first] [last]',
+      ],
+      [
+        ['--http.port', 'eighty'],
+        'network.rpc.http.port (--http.port) must be an integer from 0 to 65535; got "eighty"',
+      ],
+      [
+        ['--apis', 'eth,bogus', '--http.port', '0'],
+        'network.rpc.apis (--apis) must name namespaces among eth, web3, net, personal, debug, trace, qa, ' +
+          'checkpointing, svc, test, anvil, iele, mcp, rpc, txpool, admin, ots; got bogus',
+      ],
+    ];
+    const runs = await Promise.all(cases.map(([args]) => runCli(args)));
+    expect(runs.map((r) => [r.code, r.stderr])).toEqual(cases.map(([, message]) => [2, `${message}\n`]));
+  });
+
+  it('fails on a bad value and the test namespace without --testmode', async () => {
     const test = await runCli(['--apis', 'eth,test']);
     expect(test.code).toBe(1);
     expect(test.stderr).toMatch(/testmode/);
     const p2pPort = await runCli(['--p2p.port', '65536']);
-    expect(p2pPort.code).toBe(1);
+    expect(p2pPort.code).toBe(2);
     expect(p2pPort.stderr).toMatch(
-      /network\.server-address\.port \(--p2p\.port\) must be an integer from 0 to 65535, got "65536"/,
+      /network\.server-address\.port \(--p2p\.port\) must be an integer from 0 to 65535; got "65536"/,
     );
     const maxPeers = await runCli(['--maxpeers', '0']);
-    expect(maxPeers.code).toBe(1);
+    expect(maxPeers.code).toBe(2);
     expect(maxPeers.stderr).toMatch(/network\.max-peers \(--maxpeers\) must be an integer of at least 1/);
   });
 

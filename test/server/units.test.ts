@@ -87,7 +87,7 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_RPC_HTTP_MODE: 'https' } })).toThrow(/keystore-path is not set/);
     expect(() => loadConfig({ flags: { 'network.rpc.apis': 'eth,nope' }, env: {} })).toThrow(
-      /Invalid RPC APIs specified: nope/,
+      /network\.rpc\.apis \(--apis\) must name namespaces among eth, .*; got nope$/,
     );
   });
 });
@@ -205,12 +205,12 @@ describe('loadConfig: peering', () => {
 
   it('refuses a port above 65535 and fewer than one peer, naming the setting', () => {
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '65536' } })).toThrow(
-      /\(environment SVC_NODE_NETWORK_SERVER_ADDRESS_PORT\) must be an integer from 0 to 65535, got "65536"/,
+      /\(environment SVC_NODE_NETWORK_SERVER_ADDRESS_PORT\) must be an integer from 0 to 65535; got "65536"/,
     );
     expect(loadConfig({ env: { SVC_NODE_NETWORK_SERVER_ADDRESS_PORT: '65535' } }).p2p.port).toBe(65535);
     for (const n of ['0', '-2']) {
       expect(() => loadConfig({ flags: { 'network.max-peers': n }, env: {} })).toThrow(
-        `network.max-peers (--maxpeers) must be an integer of at least 1 (to run without peers: --no-p2p), got "${n}"`,
+        `network.max-peers (--maxpeers) must be an integer of at least 1 (to run without peers: --no-p2p); got "${n}"`,
       );
     }
     expect(() => loadConfig({ env: { SVC_NODE_NETWORK_P2P_ENABLED: 'yes' } })).toThrow(/network\.p2p\.enabled/);
@@ -238,7 +238,7 @@ describe('loadConfig: seal mode', () => {
       /mining\.seal = "instant" is for the dev network only: mordor blocks carry an Ethash seal/,
     );
     expect(() => loadConfig({ flags: { 'mining.seal': 'clique' }, env: {} })).toThrow(
-      /mining\.seal \(--seal\) must be one of instant, ethash, got "clique"/,
+      /mining\.seal \(--seal\) must be one of instant, ethash; got "clique"/,
     );
   });
 });

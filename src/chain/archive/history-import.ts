@@ -201,6 +201,8 @@ class ImportRun {
     this.gasUsed += block.header.gasUsed;
     this.lastNumber = block.header.number;
     this.progress.update(this.imported + this.skipped);
+    // The first block waited for its Ethash cache (~30 s on a cold datadir): the ETA's pace starts after it.
+    if (this.imported === 1) this.progress.markPaceStart();
   }
 
   /**

@@ -33,7 +33,11 @@ export interface ProgressSnapshot {
   readonly percent: number;
   /** Units per second over the last interval. */
   readonly rate: number;
-  /** Seconds left at the average pace since the start; undefined before any progress. */
+  /**
+   * Units per second since the start, or since `markPaceStart` when the work called it: the pace the ETA assumes.
+   */
+  readonly pace: number;
+  /** Seconds left at that pace; undefined before any progress. */
   readonly etaSeconds: number | undefined;
 }
 
@@ -46,11 +50,15 @@ export class ProgressLog {
   #total: number;
   #lastAt: number;
   #lastDone = 0;
+  /** Where the steady pace starts (markPaceStart); the start until then. */
+  #paceAt: number;
+  #paceDone = 0;
+  #paceMarked = false;
 
   constructor(options: ProgressLogOptions) {
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.#startedAt = this.#lastAt = this.#now();
+    this.#startedAt = this.#lastAt = this.#paceAt = this.#now();
     this.#total = options.total;
   }
 
@@ -66,6 +74,17 @@ export class ProgressLog {
     if (total !== undefined) this.#total = total;
   }
 
+  /**
+   * The work's steady pace starts now: what came before (an import waiting for its first Ethash cache, ~30 s of
+   * a 6 min "ETA" on the first line, issue 44) does not predict the rest, so the ETA counts only what follows.
+   * Lines then also show that pace, as `steady<Unit>PerSecond`.
+   */
+  markPaceStart(): void {
+    this.#paceAt = this.#now();
+    this.#paceDone = this.#done;
+    this.#paceMarked = true;
+  }
+
   /** The state now, as a line would show it; advances the rate window (what the timer calls). */
   tick(): ProgressSnapshot {
     const snapshot = this.snapshot();
@@ -77,7 +96,10 @@ export class ProgressLog {
       done: snapshot.done,
       total: snapshot.total,
       percent: snapshot.percent,
-      [`${unit}PerSecond`]: Math.round(snapshot.rate * 10) / 10,
+      [`${unit}PerSecond`]: round1(snapshot.rate),
+      ...(this.#paceMarked
+        ? { [`steady${unit[0]!.toUpperCase()}${unit.slice(1)}PerSecond`]: round1(snapshot.pace) }
+        : {}),
       eta: snapshot.etaSeconds === undefined ? 'unknown' : formatDuration(snapshot.etaSeconds),
     });
     return snapshot;
@@ -87,15 +109,16 @@ export class ProgressLog {
     const now = this.#now();
     const done = this.#done;
     const total = this.#total;
-    const elapsed = (now - this.#startedAt) / 1000;
     const window = (now - this.#lastAt) / 1000;
-    const average = elapsed > 0 ? done / elapsed : 0;
+    const paceSeconds = (now - this.#paceAt) / 1000;
+    const pace = paceSeconds > 0 ? (done - this.#paceDone) / paceSeconds : 0;
     return {
       done,
       total,
       percent: total > 0 ? Math.min(100, Math.floor((done / total) * 1000) / 10) : 100,
       rate: window > 0 ? (done - this.#lastDone) / window : 0,
-      etaSeconds: average > 0 ? Math.max(0, (total - done) / average) : undefined,
+      pace,
+      etaSeconds: pace > 0 ? Math.max(0, (total - done) / pace) : undefined,
     };
   }
 
@@ -110,6 +133,8 @@ export class ProgressLog {
     return (this.#now() - this.#startedAt) / 1000;
   }
 }
+
+const round1 = (n: number): number => Math.round(n * 10) / 10;
 
 /** 3 → "3s", 75 → "1m15s", 7322 → "2h02m". */
 export function formatDuration(seconds: number): string {

@@ -31,7 +31,7 @@ const BLOCK = 'a block number (0 or more) or "never"';
 
 export function coerce(key: string, setting: Setting, { value, source }: Raw): Value {
   const fail = (expected: string): never => {
-    throw new ConfigError(`${key} (${source}) must be ${expected}, got ${JSON.stringify(value)}`);
+    throw new ConfigError(`${key} (${source}) must be ${expected}; got ${JSON.stringify(value)}`);
   };
   switch (setting.kind) {
     case 'string':

@@ -130,8 +130,11 @@ function readTomlFile(path: string): Partial<Record<SettingKey, unknown>> {
   return flat;
 }
 
-/** `SVC_NODE_` variables the node reads that are not settings. */
-const NOT_SETTINGS = new Set(['SVC_NODE_CONFIG', 'SVC_NODE_TEST_CODE']);
+/**
+ * `SVC_NODE_` variables the node reads that are not settings, and the build's SVC_NODE_SOURCE_MAPS (bin/fs-util.js),
+ * which a developer may keep set in the shell that starts nodes.
+ */
+const NOT_SETTINGS = new Set(['SVC_NODE_CONFIG', 'SVC_NODE_TEST_CODE', 'SVC_NODE_SOURCE_MAPS']);
 
 /**
  * `SVC_NODE_` variables that are no setting's but look like one: a typo, or a flag's name written as a variable

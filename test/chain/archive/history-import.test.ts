@@ -50,6 +50,12 @@ async function eraBlocks(last: number): Promise<{ hashes: string[]; stateRoots: 
 /** The last block the export case writes (and the re-run imports at least). */
 const EXPORTED = 60;
 
+/** "1m15s", "2h02m", "45s" in seconds. */
+function etaSeconds(eta: string): number {
+  const [, h = '0', m = '0', sec = '0'] = /^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s)?$/.exec(eta) ?? [];
+  return Number(h) * 3600 + Number(m) * 60 + Number(sec);
+}
+
 const line = (logs: Array<Record<string, unknown>>, msg: string) => logs.find((l) => l.msg === msg);
 
 describe('svc-node import / export of real ETC history', () => {
@@ -64,6 +70,13 @@ describe('svc-node import / export of real ETC history', () => {
     });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(130);
+    // The ETA is the blocks left at the pace since the first block, which waited for the Ethash cache: the line
+    // shows that pace, and the ETA agrees with it (to the rounding of both), not with a pace counting the build.
+    const progress = run.logs.find((l) => l.msg === 'import progress' && Number(l.done) > 1)!;
+    const steady = Number(progress.steadyBlocksPerSecond);
+    expect(steady).toBeGreaterThan(0);
+    const left = Number(progress.total) - Number(progress.done);
+    expect(Math.abs(etaSeconds(String(progress.eta)) - left / steady)).toBeLessThanOrEqual(60 + (0.1 * left) / steady);
     const stopped = line(run.logs, 'import stopped')!;
     firstHead = Number(stopped.head);
     expect(firstHead).toBeGreaterThan(0);
