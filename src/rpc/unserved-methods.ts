@@ -1,6 +1,6 @@
 /**
  * Methods other dev nodes serve that svc-node deliberately does not, each with the reason: a client asking for one gets
- * -32601 saying why (and what to do instead) rather than a "did you mean" pointing at a served method of similar name.
+ * -32601 saying why and what to do instead, where a bare "does not exist" would read as an oversight.
  * Remove an entry when its method gets a handler (the entry would never be read again).
  */
 const UNSERVED: ReadonlyMap<string, string> = new Map([

@@ -1,7 +1,7 @@
 /**
  * The two Anvil methods svc-node does not serve, anvil_setChainId and anvil_impersonateSignature, asked with the same
- * params on Anvil 1.7.1 (which answers both) and on a dev node: svc-node answers -32601 saying why, not a "did you
- * mean" pointing at an unrelated method (the geth wording stays first, for clients that match it).
+ * params on Anvil 1.7.1 (which answers both) and on a dev node: svc-node answers -32601 saying why and what to do
+ * instead, never a "did you mean" (the geth wording stays first, for clients that match it).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilNode, foundryBinary, startAnvil } from '../helpers/anvil-node.js';
