@@ -14,6 +14,7 @@ import { forkUpstreamErrorIn } from '../node/fork/errors.js';
 import { UNKNOWN_METHOD, type DispatchObserver } from './observer.js';
 import { arityError, paramError } from './param-errors.js';
 import { didYouMean, suggestMethods } from './method-suggestion.js';
+import { unservedReason } from './unserved-methods.js';
 import { type JsonChunks, RawJson, batchBody, responseBody } from './raw-json.js';
 
 export type JsonRpcId = unknown;
@@ -218,6 +219,9 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
    */
   function unknownMethod(id: JsonRpcId, method: string): JsonRpcResponse {
     const base = `the method ${method} does not exist/is not available`;
+    const why = unservedReason(method);
+    if (why !== undefined)
+      return errorResponse(id, ErrorCode.MethodNotFound, `${base}: svc-node does not serve it; ${why}`);
     const enabled = suggestMethods(method, enabledNames);
     if (enabled.length > 0) return errorResponse(id, ErrorCode.MethodNotFound, base + didYouMean(enabled));
     const [disabled] = suggestMethods(method, routes.keys());
