@@ -155,10 +155,12 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const storedGenesis = await this.store.getMeta('genesis');
     let genesis: Block;
     if (storedGenesis === undefined) {
-      const { block, stateWrites } = await buildGenesis(network, common, this.nodes, genesisSpillTo(this.db));
+      const genesisBuild = await buildGenesis(network, common, this.nodes, genesisSpillTo(this.db));
+      const { block, stateWrites } = genesisBuild;
       const batch = new WriteBatch();
       this.view.flat.openEmpty();
       stateWrites?.writeTo(batch);
+      batch.flatChanges = genesisBuild.flatChanges;
       this.store.stageBlock(batch, block, [], block.header.difficulty);
       this.store.stageCanonical(batch, block);
       this.store.stageHead(batch, block.hash());
