@@ -19,7 +19,10 @@ const alloc: GenesisAccount[] = [
     balance: 1n,
     nonce: 1n,
     code: Uint8Array.of(0x60, c, 0x00),
-    storage: Array.from({ length: 20 }, (_, j) => [word(j), word(j % 5 === 0 ? 0 : c * 100 + j, 1 + (j % 32))] as const),
+    storage: Array.from(
+      { length: 20 },
+      (_, j) => [word(j), word(j % 5 === 0 ? 0 : c * 100 + j, 1 + (j % 32))] as const,
+    ),
   })),
 ];
 const network = { ...dev, genesis: { ...dev.genesis, loadAlloc: async () => alloc } };
