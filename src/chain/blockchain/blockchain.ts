@@ -23,10 +23,11 @@ import { BlockCodec } from '../codec/block-codec.js';
 import type { TxReceipt } from '../codec/receipts.js';
 import { SharedCommons } from '../exec/commons.js';
 import { BlockStore, type TxLocation } from '../db/block-store.js';
-import { ChainDB, WriteBatch } from '../db/chain-db.js';
+import { ChainDB } from '../db/chain-db.js';
 import type { EngineNetwork, RewardCredit } from '../rules/engine-types.js';
 import type { CallMessage, CallResult } from '../exec/call.js';
-import { buildGenesis, declaredGenesisBlock, genesisSpillTo } from '../genesis/state.js';
+import { buildGenesis, declaredGenesisBlock } from '../genesis/state.js';
+import { writeGenesis } from './genesis-write.js';
 import { ForkChoice } from '../import/fork-choice.js';
 import { BlockImporter, type ImportOptions, type ImportResult } from '../import/importer.js';
 import type { ImportTimesSnapshot } from '../import/import-times.js';
@@ -155,17 +156,15 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const storedGenesis = await this.store.getMeta('genesis');
     let genesis: Block;
     if (storedGenesis === undefined) {
-      const { block, stateWrites } = await buildGenesis(network, common, this.nodes, genesisSpillTo(this.db));
-      const batch = new WriteBatch();
-      this.view.flat.openEmpty();
-      stateWrites?.writeTo(batch);
-      this.store.stageBlock(batch, block, [], block.header.difficulty);
-      this.store.stageCanonical(batch, block);
-      this.store.stageHead(batch, block.hash());
-      this.store.stageGenesisMeta(batch, block.hash());
-      if (this.federation !== undefined) this.store.stageCheckpointingMeta(batch, this.federation.activationBlock);
-      await this.view.flat.writeHead(batch, block.header.stateRoot);
-      genesis = block;
+      genesis = await writeGenesis({
+        network,
+        common,
+        db: this.db,
+        nodes: this.nodes,
+        store: this.store,
+        flat: this.view.flat,
+        federation: this.federation,
+      });
     } else {
       const expected = declaredGenesisBlock(network, common) ?? (await buildGenesis(network, common, this.nodes)).block;
       if (!equalsBytes(expected.hash(), storedGenesis))
