@@ -4,15 +4,13 @@
  * accounts' balances differ by design (svc-node funds them with 10^24 wei, Anvil with 10^22), so a dev account's
  * balance is left out of the comparison.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
-import { type AnvilNode, foundryBinary, startAnvil } from '../helpers/anvil-node.js';
-import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { besideAnvil, haveAnvil } from '../helpers/beside-anvil.js';
 import { call, post, request } from '../helpers/rpc.js';
 
-const haveAnvil = foundryBinary('anvil') !== undefined;
 const A0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const A1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const NOBODY = '0x2000000000000000000000000000000000000002';
@@ -20,16 +18,7 @@ const NOBODY = '0x2000000000000000000000000000000000000002';
 const LOGGER = '0x600c600c600039600c6000f334600052600760206000a100' as Hex;
 const CONTRACT = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 
-let node: NodeProcess;
-let anvil: AnvilNode | undefined;
-
-beforeAll(async () => {
-  [node, anvil] = await Promise.all([startNode({ args: ['--no-p2p'] }), haveAnvil ? startAnvil() : undefined]);
-});
-
-afterAll(async () => {
-  await Promise.all([node?.stop(), anvil?.stop()]);
-});
+const both = besideAnvil();
 
 async function ask(url: string, method: string, params: unknown[]): Promise<unknown> {
   const { body } = await post(url, request(method, params));
@@ -38,7 +27,7 @@ async function ask(url: string, method: string, params: unknown[]): Promise<unkn
 
 let deployed = false;
 async function script(url: string) {
-  if (!deployed || url !== node.url) {
+  if (!deployed || url !== both.node.url) {
     const raw = await privateKeyToAccount(DEV_ACCOUNTS[0]!.privateKey as Hex).signTransaction({
       type: 'legacy',
       chainId: 1337,
@@ -48,7 +37,7 @@ async function script(url: string) {
       data: LOGGER,
     });
     await call(url, 'eth_sendRawTransaction', [raw]);
-    if (url === node.url) deployed = true;
+    if (url === both.node.url) deployed = true;
   }
   const contract = (await ask(url, 'eth_getAccount', [CONTRACT, 'latest'])) as { codeHash: string };
   const dev = (await ask(url, 'eth_getAccount', [A0, 'latest'])) as Record<string, unknown>;
@@ -78,7 +67,7 @@ async function script(url: string) {
 
 describe('eth_getAccount, eth_getAccountInfo, debug_codeByHash, eth_fillTransaction', () => {
   it('read a contract, a dev account and a missing account, and fill a request unsigned', async () => {
-    const got = await script(node.url);
+    const got = await script(both.node.url);
     expect(got.contract).toEqual({
       nonce: '0x1',
       balance: '0x0',
@@ -95,6 +84,6 @@ describe('eth_getAccount, eth_getAccountInfo, debug_codeByHash, eth_fillTransact
   });
 
   it.runIf(haveAnvil)('answer as Anvil does', async () => {
-    expect(await script(node.url)).toEqual(await script(anvil!.url));
+    expect(await script(both.node.url)).toEqual(await script(both.anvil!.url));
   });
 });

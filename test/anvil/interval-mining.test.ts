@@ -3,22 +3,11 @@
  * the period in seconds as a JSON number while it is on, null again once it is set to 0. The same calls go to Anvil
  * (@foundry-rs/anvil) and svc-node and the answers are compared one by one.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilNode, foundryBinary, startAnvil } from '../helpers/anvil-node.js';
-import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { describe, expect, it } from 'vitest';
+import { besideAnvil, haveAnvil } from '../helpers/beside-anvil.js';
 import { post, request } from '../helpers/rpc.js';
 
-const haveAnvil = foundryBinary('anvil') !== undefined;
-let node: NodeProcess;
-let anvil: AnvilNode | undefined;
-
-beforeAll(async () => {
-  [node, anvil] = await Promise.all([startNode({ args: ['--no-p2p'] }), haveAnvil ? startAnvil() : undefined]);
-});
-
-afterAll(async () => {
-  await Promise.all([node?.stop(), anvil?.stop()]);
-});
+const both = besideAnvil();
 
 /** The same calls, in order, answered by `url`: each answer's result or error. */
 async function answers(url: string): Promise<unknown[]> {
@@ -39,10 +28,10 @@ async function answers(url: string): Promise<unknown[]> {
 
 describe('anvil_getIntervalMining', () => {
   it('answers null while interval mining is off and the period in seconds while it is on', async () => {
-    expect(await answers(node.url)).toEqual([null, null, 5, null, null]);
+    expect(await answers(both.node.url)).toEqual([null, null, 5, null, null]);
   });
 
   it.runIf(haveAnvil)('answers as Anvil does, call for call', async () => {
-    expect(await answers(node.url)).toEqual(await answers(anvil!.url));
+    expect(await answers(both.node.url)).toEqual(await answers(both.anvil!.url));
   });
 });

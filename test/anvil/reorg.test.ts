@@ -5,7 +5,7 @@
  * the dropped and the replacing transactions and every log must match; on svc-node a log subscription also gets the
  * dropped logs again with removed: true, newHeads announces the new blocks, and the node logs `chain reorg`.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createPublicClient,
   createTestClient,
@@ -18,10 +18,8 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
-import { type AnvilNode, foundryBinary, startAnvil } from '../helpers/anvil-node.js';
-import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { besideAnvil, haveAnvil } from '../helpers/beside-anvil.js';
 
-const haveAnvil = foundryBinary('anvil') !== undefined;
 const chain = defineChain({
   id: 1337,
   name: 'dev',
@@ -34,16 +32,7 @@ const second = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const LOGGER = '0x600c600c600039600c6000f334600052600760206000a100' as Hex;
 const CONTRACT = '0x5fbdb2315678afecb367f032d93f642f64180aa3';
 
-let node: NodeProcess;
-let anvil: AnvilNode | undefined;
-
-beforeAll(async () => {
-  [node, anvil] = await Promise.all([startNode({ args: ['--no-p2p'] }), haveAnvil ? startAnvil() : undefined]);
-});
-
-afterAll(async () => {
-  await Promise.all([node?.stop(), anvil?.stop()]);
-});
+const both = besideAnvil();
 
 /** A legacy transaction signed here: the same bytes and hash on both nodes. */
 function signed(nonce: number, to: Hex | null, value: bigint, data?: Hex): Promise<Hex> {
@@ -160,7 +149,7 @@ async function script(url: string, wsUrl?: string): Promise<Outcome> {
 describe('anvil_reorg', () => {
   let ours: Outcome;
   beforeAll(async () => {
-    ours = await script(node.url, node.wsUrl);
+    ours = await script(both.node.url, both.node.wsUrl);
   });
 
   it('puts the new branch in place of the top blocks: head, receipts and logs follow it', () => {
@@ -183,12 +172,12 @@ describe('anvil_reorg', () => {
   });
 
   it('logs a chain reorg line', async () => {
-    await expect.poll(() => node.logs.find((l) => l.msg === 'chain reorg'), { timeout: 10_000 }).toBeDefined();
-    expect(node.logs.find((l) => l.msg === 'chain reorg')).toMatchObject({ depth: 2, ancestor: '1' });
+    await expect.poll(() => both.node.logs.find((l) => l.msg === 'chain reorg'), { timeout: 10_000 }).toBeDefined();
+    expect(both.node.logs.find((l) => l.msg === 'chain reorg')).toMatchObject({ depth: 2, ancestor: '1' });
   });
 
   it.runIf(haveAnvil)('leaves the same heads, receipts and logs as Anvil after the same script', async () => {
-    const theirs = await script(anvil!.url, anvil!.url.replace('http', 'ws'));
+    const theirs = await script(both.anvil!.url, both.anvil!.url.replace('http', 'ws'));
     // Anvil 1.7.1 sends no removed logs to subscriptions (its later versions do, as real nodes and svc-node do):
     // the rest of what the subscriptions got must match.
     const kept = (o: Outcome) => ({ ...o, subscribed: o.subscribed.filter((l) => !l.removed) });
@@ -221,7 +210,7 @@ describe('anvil_rollback', () => {
   }
 
   it('removes the top blocks, one by default, and refuses a depth past the genesis', async () => {
-    const got = await answers(node.url);
+    const got = await answers(both.node.url);
     const height = got[0] as bigint;
     expect(got[1]).toBeNull();
     expect(BigInt(got[2] as Hex)).toBe(height - 1n);
@@ -230,8 +219,8 @@ describe('anvil_rollback', () => {
   });
 
   it.runIf(haveAnvil)('answers as Anvil does, call for call', async () => {
-    const [ourHeight, ...ours] = await answers(node.url);
-    const [theirHeight, ...theirs] = await answers(anvil!.url);
+    const [ourHeight, ...ours] = await answers(both.node.url);
+    const [theirHeight, ...theirs] = await answers(both.anvil!.url);
     // The chains differ in length by the script above; what each call did relative to it must not.
     const relative = (height: bigint, list: unknown[]) =>
       list.map((v) => (typeof v === 'string' && v.startsWith('0x') ? height - BigInt(v) : v));

@@ -4,26 +4,15 @@
  * they answer and leave behind is compared. The two chains start at different times, so times are compared as
  * the distance from each chain's own.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AnvilNode, foundryBinary, startAnvil } from '../helpers/anvil-node.js';
-import { startNode, type NodeProcess } from '../helpers/node-process.js';
+import { describe, expect, it } from 'vitest';
+import { besideAnvil, haveAnvil } from '../helpers/beside-anvil.js';
 import { call, post, request } from '../helpers/rpc.js';
 
-const haveAnvil = foundryBinary('anvil') !== undefined;
 const A0 = '0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266';
 const A1 = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const A2 = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc';
 
-let node: NodeProcess;
-let anvil: AnvilNode | undefined;
-
-beforeAll(async () => {
-  [node, anvil] = await Promise.all([startNode({ args: ['--no-p2p'] }), haveAnvil ? startAnvil() : undefined]);
-});
-
-afterAll(async () => {
-  await Promise.all([node?.stop(), anvil?.stop()]);
-});
+const both = besideAnvil();
 
 /** The result, or the error's code. */
 async function ask(url: string, method: string, params: unknown[]): Promise<unknown> {
@@ -85,7 +74,7 @@ async function aliasScript(url: string) {
 
 describe('the block clock: evm_setTime, anvil_setTime, anvil_getGenesisTime', () => {
   it('sets the time the next block takes and names the genesis time', async () => {
-    expect(await clockScript(node.url)).toEqual({
+    expect(await clockScript(both.node.url)).toEqual({
       genesisIsBlock0: true,
       forwardIsNumber: 'number',
       minedNearTarget: true,
@@ -96,13 +85,13 @@ describe('the block clock: evm_setTime, anvil_setTime, anvil_getGenesisTime', ()
   });
 
   it.runIf(haveAnvil)('answers as Anvil does', async () => {
-    expect(await clockScript(node.url)).toEqual(await clockScript(anvil!.url));
+    expect(await clockScript(both.node.url)).toEqual(await clockScript(both.anvil!.url));
   });
 });
 
 describe('anvil_removePoolTransactions', () => {
   it("takes one sender's transactions out of the pool and leaves the others", async () => {
-    expect(await poolScript(node.url)).toEqual({
+    expect(await poolScript(both.node.url)).toEqual({
       before: { pending: '0x3', queued: '0x0' },
       removed: null,
       after: { pending: '0x1', queued: '0x0' },
@@ -111,24 +100,24 @@ describe('anvil_removePoolTransactions', () => {
   });
 
   it.runIf(haveAnvil)('answers as Anvil does', async () => {
-    expect(await poolScript(node.url)).toEqual(await poolScript(anvil!.url));
+    expect(await poolScript(both.node.url)).toEqual(await poolScript(both.anvil!.url));
   });
 });
 
 describe('hardhat_addBalance and hardhat_setLoggingEnabled', () => {
   it('answer as their anvil_ names do', async () => {
-    expect(await aliasScript(node.url)).toEqual({ added: null, delta: 1000n, quiet: null, loud: null });
+    expect(await aliasScript(both.node.url)).toEqual({ added: null, delta: 1000n, quiet: null, loud: null });
     // Hardhat's setNextBlockBaseFeePerGas helper calls the hardhat_ name. Not compared with Anvil: the Anvil here
     // runs a fee-market hardfork, where the method sets a base fee; without EIP-1559 both names refuse alike.
     const refusals = await Promise.all(
       ['anvil_setNextBlockBaseFeePerGas', 'hardhat_setNextBlockBaseFeePerGas'].map((m) =>
-        ask(node.url, m, ['0x3b9aca00']),
+        ask(both.node.url, m, ['0x3b9aca00']),
       ),
     );
     expect(refusals).toEqual([{ error: -32602 }, { error: -32602 }]);
   });
 
   it.runIf(haveAnvil)('answer as Anvil does', async () => {
-    expect(await aliasScript(node.url)).toEqual(await aliasScript(anvil!.url));
+    expect(await aliasScript(both.node.url)).toEqual(await aliasScript(both.anvil!.url));
   });
 });
