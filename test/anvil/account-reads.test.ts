@@ -36,7 +36,11 @@ async function script(url: string) {
       gasPrice: 10_000_000_000n,
       data: LOGGER,
     });
-    await call(url, 'eth_sendRawTransaction', [raw]);
+    const hash = await call<string>(url, 'eth_sendRawTransaction', [raw]);
+    // Anvil answers the send before its automine has sealed the block: read once the receipt is there.
+    for (let i = 0; i < 200 && (await call(url, 'eth_getTransactionReceipt', [hash])) === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     if (url === both.node.url) deployed = true;
   }
   const contract = (await ask(url, 'eth_getAccount', [CONTRACT, 'latest'])) as { codeHash: string };
