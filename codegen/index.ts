@@ -13,7 +13,7 @@ import { composeSpec } from './compose.js';
 import { generateDocs } from './docs/index.js';
 import { buildModel } from './document.js';
 import { emitHandlerTable, findHandlers } from './emit-handler-table.js';
-import { generate, generateClientPackage, HEADER, writeChanged } from './generate.js';
+import { generate, generateClientPackage, generatePythonClient, HEADER, writeChanged } from './generate.js';
 
 const started = performance.now();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,6 +43,9 @@ console.log(
 );
 console.log(
   `clients/typescript/src: ${rel(await generateClientPackage(doc, path.join(root, 'clients/typescript/src')))}`,
+);
+console.log(
+  `clients/python/svc_node_client: ${rel(generatePythonClient(doc, path.join(root, 'clients/python/svc_node_client')))}`,
 );
 await generateDocs(doc, path.join(root, 'docs'));
 fs.writeFileSync(codegenStampFile, `${JSON.stringify({ inputs, openrpc: hashText(text) }, null, 1)}\n`);
