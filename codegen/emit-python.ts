@@ -111,7 +111,7 @@ class PythonTypes {
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const fields = Object.entries(props).map(([key, prop]) => {
       const type = this.type(prop, `${name}${upperFirst(key.replace(/[^A-Za-z0-9]/g, '')) || 'Inner'}`);
-      return `    ${pyString(key)}: ${pyString(required.has(key) ? type : `NotRequired[${type}]`)},`;
+      return `        ${pyString(key)}: ${pyString(required.has(key) ? type : `NotRequired[${type}]`)},`;
     });
     const doc = typeof schema.description === 'string' ? `\n"""${docText(schema.description)}"""` : '';
     this.decls.delete(name);

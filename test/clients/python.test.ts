@@ -14,7 +14,10 @@ if (!hasPython) console.warn('python client tests skipped: no python3 ≥ 3.10 o
 
 function runPython(script: string, args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('python3', [path.join(repoRoot, script), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('python3', [path.join(repoRoot, script), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PYTHONPATH: path.join(repoRoot, 'clients/python') },
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (out += chunk));
@@ -39,6 +42,13 @@ describe.runIf(hasPython)('the Python client against a dev node', () => {
   it('reads balances, sends and gets the receipt, logs, a trace, an error code and a batch', async () => {
     const { code, out } = await runPython('clients/python/tests/live.py', [node.url]);
     expect(out).toMatch(/^ok$/m);
+    expect(out).toMatch(/^error -32001 /m);
+    expect(code, out).toBe(0);
+  });
+
+  it('runs the type-checked example tour (eth_, trace_, ots_) to its end', async () => {
+    const { code, out } = await runPython('clients/python/examples/tour.py', [node.url]);
+    expect(out).toMatch(/^ots api level \d+$/m);
     expect(out).toMatch(/^error -32001 /m);
     expect(code, out).toBe(0);
   });

@@ -10,11 +10,13 @@ import http.client
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, Union
+from typing import Any, TypeVar, Union
 from urllib.parse import urlsplit
 
 Shape = Union[str, list[Any]]
 """'q', ['o', {field: shape}], ['a', shape], ['r', component] or ['u', decode, [shapes]] (see codegen/emit-python.ts)."""
+
+_Self = TypeVar("_Self", bound="ClientBase")
 
 _QUANTITY = re.compile(r"^0x[0-9a-fA-F]+$")
 
@@ -140,7 +142,7 @@ class ClientBase:
         self._codec = Codec(self._component_shapes)
         self._next_id = 0
 
-    def __enter__(self) -> ClientBase:
+    def __enter__(self: _Self) -> _Self:
         return self
 
     def __exit__(self, *_: object) -> None:
