@@ -212,9 +212,11 @@ export function emitPythonClient(model: Model): Map<string, string> {
   }
   const methods = model.methods.filter((m) => m.transport === 'any');
   const lines: string[] = [];
+  const asyncLines: string[] = [];
   const table: string[] = [];
   for (const method of methods) {
-    lines.push(emitMethod(method, types));
+    lines.push(emitMethod(method, types, false));
+    asyncLines.push(emitMethod(method, types, true));
     table.push(
       `    ${pyString(method.name)}: ([${method.params.map((p) => pyShape(types.shape(p.schema))).join(', ')}], ${pyShape(types.shape(method.result.schema))}),`,
     );
@@ -245,7 +247,7 @@ from __future__ import annotations
 
 from typing import Any, Literal, cast
 
-from ._runtime import ClientBase, Shape
+from ._runtime import AsyncClientBase, ClientBase, Shape
 from .types import *  # noqa: F403
 from .types import (
 ${used.map((n) => `    ${n},`).join('\n')}
@@ -271,6 +273,15 @@ class Client(ClientBase):
     _method_shapes = METHOD_SHAPES
 
 ${lines.join('\n\n')}
+
+
+class AsyncClient(AsyncClientBase):
+    """The same methods on asyncio streams (one keep-alive connection; concurrent calls wait their turn on it)."""
+
+    _component_shapes = COMPONENT_SHAPES
+    _method_shapes = METHOD_SHAPES
+
+${asyncLines.join('\n\n')}
 `;
   return new Map([
     ['types.py', typesPy],
@@ -278,7 +289,7 @@ ${lines.join('\n\n')}
   ]);
 }
 
-function emitMethod(method: MethodModel, types: PythonTypes): string {
+function emitMethod(method: MethodModel, types: PythonTypes, isAsync: boolean): string {
   const params = method.params.map((p) => {
     const type = types.type(p.schema, paramTypeName(method.pascal, p.name));
     const name = pythonParamName(p.name);
@@ -288,7 +299,7 @@ function emitMethod(method: MethodModel, types: PythonTypes): string {
   const summary = method.summary ?? method.name;
   const note = method.unavailable ? `\n\n        Not served by this node: ${method.unavailable}` : '';
   const sig = ['self', ...params.map((p) => p.sig)].join(', ');
-  return `    def ${pythonMethodName(method.name)}(${sig}) -> ${result}:
+  return `    ${isAsync ? 'async ' : ''}def ${pythonMethodName(method.name)}(${sig}) -> ${result}:
         """${docText(`${summary}${note}`)}"""
-        return cast(${pyString(result)}, self._call(${pyString(method.name)}, [${params.map((p) => p.name).join(', ')}]))`;
+        return cast(${pyString(result)}, ${isAsync ? 'await ' : ''}self._call(${pyString(method.name)}, [${params.map((p) => p.name).join(', ')}]))`;
 }

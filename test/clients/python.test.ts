@@ -41,6 +41,7 @@ describe.runIf(hasPython)('the Python client against a dev node', () => {
 
   it('reads balances, sends and gets the receipt, logs, a trace, an error code and a batch', async () => {
     const { code, out } = await runPython('clients/python/tests/live.py', [node.url]);
+    expect(out).toMatch(/^async \d+ \d+$/m); // the asyncio client: gathered calls, an error code, a batch
     expect(out).toMatch(/^ok$/m);
     expect(out).toMatch(/^error -32001 /m);
     expect(code, out).toBe(0);

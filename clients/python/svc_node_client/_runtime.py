@@ -6,17 +6,19 @@ client.py only says where they sit (its shape tables).
 
 from __future__ import annotations
 
+import asyncio
 import http.client
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar, Union, cast
 from urllib.parse import urlsplit
 
 Shape = Union[str, list[Any]]
 """'q', ['o', {field: shape}], ['a', shape], ['r', component] or ['u', decode, [shapes]] (see codegen/emit-python.ts)."""
 
 _Self = TypeVar("_Self", bound="ClientBase")
+_ASelf = TypeVar("_ASelf", bound="AsyncClientBase")
 
 _QUANTITY = re.compile(r"^0x[0-9a-fA-F]+$")
 
@@ -133,23 +135,15 @@ class HttpTransport:
             self._conn = None
 
 
-class ClientBase:
+class _Calls:
+    """Request building and answer reading, shared by the sync and the asyncio client."""
+
     _component_shapes: dict[str, Shape] = {}
     _method_shapes: dict[str, tuple[list[Shape | None], Shape | None]] = {}
 
-    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0) -> None:
-        self._transport = HttpTransport(url, timeout)
+    def __init__(self) -> None:
         self._codec = Codec(self._component_shapes)
         self._next_id = 0
-
-    def __enter__(self: _Self) -> _Self:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        self._transport.close()
 
     def _request(self, method: str, params: Sequence[Any]) -> dict[str, Any]:
         shapes = self._method_shapes.get(method, ([], None))[0]
@@ -166,20 +160,9 @@ class ClientBase:
             raise RpcError(int(error.get("code", 0)), str(error.get("message", "")), error.get("data"))
         return self._codec.decode(reply.get("result"), self._method_shapes.get(method, ([], None))[1])
 
-    def _call(self, method: str, params: Sequence[Any]) -> Any:
-        request = self._request(method, params)
-        return self._answer(method, self._transport.post(json.dumps(request).encode()))
-
-    def call(self, method: str, *params: Any) -> Any:
-        """Any method by its JSON-RPC name, with the same int/hex conversion as the typed methods."""
-        return self._call(method, params)
-
-    def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
-        """One HTTP request for many calls: [(method, params), …] → results in order; a failed call's slot holds its RpcError."""
-        requests = [self._request(method, params) for method, params in calls]
-        replies = self._transport.post(json.dumps(requests).encode())
+    def _answers(self, calls: Sequence[tuple[str, Sequence[Any]]], requests: list[dict[str, Any]], replies: Any) -> list[Any]:
         if isinstance(replies, dict):  # the whole batch was refused
-            self._answer("", replies)
+            self._answer("", cast("dict[str, Any]", replies))
         by_id = {reply.get("id"): reply for reply in replies}
         out: list[Any] = []
         for (method, _), request in zip(calls, requests):
@@ -192,3 +175,124 @@ class ClientBase:
             except RpcError as error:
                 out.append(error)
         return out
+
+
+class ClientBase(_Calls):
+    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0) -> None:
+        super().__init__()
+        self._transport = HttpTransport(url, timeout)
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._transport.close()
+
+    def _call(self, method: str, params: Sequence[Any]) -> Any:
+        request = self._request(method, params)
+        return self._answer(method, self._transport.post(json.dumps(request).encode()))
+
+    def call(self, method: str, *params: Any) -> Any:
+        """Any method by its JSON-RPC name, with the same int/hex conversion as the typed methods."""
+        return self._call(method, params)
+
+    def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """One HTTP request for many calls: [(method, params), …] → results in order; a failed call's slot holds its RpcError."""
+        requests = [self._request(method, params) for method, params in calls]
+        return self._answers(calls, requests, self._transport.post(json.dumps(requests).encode()))
+
+
+class AsyncHttpTransport:
+    """One keep-alive HTTP/1.1 connection on asyncio streams; requests are serialised on it (one in flight)."""
+
+    def __init__(self, url: str, timeout: float = 30.0) -> None:
+        parts = urlsplit(url)
+        self._https = parts.scheme == "https"
+        self._host = parts.hostname or "127.0.0.1"
+        self._port = parts.port or (443 if self._https else 80)
+        self._path = parts.path or "/"
+        self._timeout = timeout
+        self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+        self._lock = asyncio.Lock()
+
+    async def post(self, body: bytes) -> Any:
+        async with self._lock:
+            for attempt in (0, 1):
+                try:
+                    return await asyncio.wait_for(self._exchange(body), self._timeout)
+                except (ConnectionError, asyncio.IncompleteReadError):
+                    await self.close()
+                    if attempt == 1:
+                        raise
+            raise AssertionError("unreachable")
+
+    async def _exchange(self, body: bytes) -> Any:
+        if self._streams is None:
+            self._streams = await asyncio.open_connection(self._host, self._port, ssl=self._https or None)
+        reader, writer = self._streams
+        head = (
+            f"POST {self._path} HTTP/1.1\r\nHost: {self._host}:{self._port}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: keep-alive\r\n\r\n"
+        )
+        writer.write(head.encode() + body)
+        await writer.drain()
+        status_line = await reader.readuntil(b"\r\n")
+        status = int(status_line.split()[1])
+        headers: dict[str, str] = {}
+        while (line := await reader.readuntil(b"\r\n")) != b"\r\n":
+            name, _, value = line.decode("latin-1").partition(":")
+            headers[name.strip().lower()] = value.strip()
+        if headers.get("transfer-encoding", "").lower() == "chunked":
+            data = b""
+            while (size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16)) > 0:
+                data += await reader.readexactly(size + 2)
+                data = data[:-2]
+            await reader.readuntil(b"\r\n")
+        else:
+            data = await reader.readexactly(int(headers.get("content-length", "0")))
+        if headers.get("connection", "").lower() == "close":
+            await self.close()
+        if status >= 400 and not data.startswith((b"{", b"[")):
+            raise RpcError(-32603, f"HTTP {status} from the node: {data[:200].decode(errors='replace')}")
+        return json.loads(data)
+
+    async def close(self) -> None:
+        if self._streams is not None:
+            writer = self._streams[1]
+            self._streams = None
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except ConnectionError:
+                pass
+
+
+class AsyncClientBase(_Calls):
+    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0) -> None:
+        super().__init__()
+        self._transport = AsyncHttpTransport(url, timeout)
+
+    async def __aenter__(self: _ASelf) -> _ASelf:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        await self._transport.close()
+
+    async def _call(self, method: str, params: Sequence[Any]) -> Any:
+        request = self._request(method, params)
+        return self._answer(method, await self._transport.post(json.dumps(request).encode()))
+
+    async def call(self, method: str, *params: Any) -> Any:
+        """Any method by its JSON-RPC name, with the same int/hex conversion as the typed methods."""
+        return await self._call(method, params)
+
+    async def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """One HTTP request for many calls; a failed call's slot holds its RpcError."""
+        requests = [self._request(method, params) for method, params in calls]
+        return self._answers(calls, requests, await self._transport.post(json.dumps(requests).encode()))

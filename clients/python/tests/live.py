@@ -5,12 +5,13 @@ test/clients/python.test.ts starts the node and runs this; it prints one line pe
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from svc_node_client import Client, RpcError  # noqa: E402
+from svc_node_client import AsyncClient, Client, RpcError  # noqa: E402
 
 # Init code whose constructor emits one LOG0 and deploys nothing: PUSH1 0 PUSH1 0 LOG0 STOP.
 EMIT_LOG = "0x60006000a000"
@@ -67,7 +68,26 @@ def main(url: str) -> None:
         check(results[1] == before + 12345, f"batch balance: {results[1]!r}")
         check(isinstance(results[2], RpcError) and results[2].code == -32601, f"batch error: {results[2]!r}")
         print("batch", len(results))
+    asyncio.run(check_async(url))
     print("ok")
+
+
+async def check_async(url: str) -> None:
+    async with AsyncClient(url) as client:
+        head, chain_id, accounts = await asyncio.gather(
+            client.eth_block_number(), client.eth_chain_id(), client.eth_accounts()
+        )
+        check(isinstance(head, int) and head > 0 and isinstance(chain_id, int), f"async head {head!r}")
+        balance = await client.eth_get_balance(accounts[0], head)
+        check(isinstance(balance, int) and balance > 0, f"async balance {balance!r}")
+        try:
+            await client.eth_get_balance(accounts[0], head + 1000)
+            check(False, "async: a block above the head must fail")
+        except RpcError as error:
+            check(error.code == -32001, f"async error code {error.code}")
+        results = await client.batch([("eth_blockNumber", []), ("no_such_method", [])])
+        check(results[0] == head and isinstance(results[1], RpcError), f"async batch {results!r}")
+        print("async", head, chain_id)
 
 
 if __name__ == "__main__":
