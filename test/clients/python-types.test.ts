@@ -21,7 +21,7 @@ const hasPyright = probe.status === 0;
 if (!hasPyright) console.warn(`python type checks skipped: ${PYRIGHT} is not in npm's cache (npx -y ${PYRIGHT} once)`);
 
 describe.runIf(hasPyright)('the Python client under pyright --strict', () => {
-  it('type-checks the example tour with no error', () => {
+  it('type-checks the example tour and the package itself with no error', () => {
     const { code, out } = pyright('-p', 'pyrightconfig.json');
     expect(out).toMatch(/0 errors/);
     expect(code, out).toBe(0);

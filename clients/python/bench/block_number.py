@@ -12,6 +12,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -19,13 +20,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from svc_node_client import AsyncClient, Client  # noqa: E402
 
 
-def rate(step: object, seconds: float) -> float:
+def rate(step: Callable[[], object], seconds: float) -> float:
     for _ in range(200):  # warm the connection and the node's caches
-        step()  # type: ignore[operator]
+        step()
     count, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         for _ in range(100):
-            step()  # type: ignore[operator]
+            step()
         count += 100
     return count / (time.perf_counter() - start)
 

@@ -47,10 +47,10 @@ class Codec:
         if kind == "r":
             return self.encode(value, self._components.get(shape[1]))
         if kind == "o" and isinstance(value, dict):
-            fields: dict[str, Shape] = shape[1]
-            return {k: self.encode(v, fields.get(k)) for k, v in value.items()}  # type: ignore[union-attr]
+            fields = cast("dict[str, Shape]", shape[1])
+            return {k: self.encode(v, fields.get(k)) for k, v in cast("dict[str, Any]", value).items()}
         if kind == "a" and isinstance(value, list):
-            return [self.encode(v, shape[1]) for v in value]  # type: ignore[union-attr]
+            return [self.encode(v, shape[1]) for v in cast("list[Any]", value)]
         if kind == "u":
             for alt in shape[2]:
                 if self._fits(value, alt):
@@ -67,10 +67,10 @@ class Codec:
         if kind == "r":
             return self.decode(value, self._components.get(shape[1]))
         if kind == "o" and isinstance(value, dict):
-            fields: dict[str, Shape] = shape[1]
-            return {k: self.decode(v, fields.get(k)) for k, v in value.items()}  # type: ignore[union-attr]
+            fields = cast("dict[str, Shape]", shape[1])
+            return {k: self.decode(v, fields.get(k)) for k, v in cast("dict[str, Any]", value).items()}
         if kind == "a" and isinstance(value, list):
-            return [self.decode(v, shape[1]) for v in value]  # type: ignore[union-attr]
+            return [self.decode(v, shape[1]) for v in cast("list[Any]", value)]
         if kind == "u":
             # A string in a union is a quantity only when no other string (a tag, a hash) could be there.
             if isinstance(value, str) and not shape[1]:
@@ -163,7 +163,7 @@ class _Calls:
     def _answers(self, calls: Sequence[tuple[str, Sequence[Any]]], requests: list[dict[str, Any]], replies: Any) -> list[Any]:
         if isinstance(replies, dict):  # the whole batch was refused
             self._answer("", cast("dict[str, Any]", replies))
-        by_id = {reply.get("id"): reply for reply in replies}
+        by_id: dict[Any, dict[str, Any]] = {reply.get("id"): reply for reply in cast("list[dict[str, Any]]", replies)}
         out: list[Any] = []
         for (method, _), request in zip(calls, requests):
             reply = by_id.get(request["id"])
