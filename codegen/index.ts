@@ -1,6 +1,7 @@
 /**
  * `npm run codegen`: openrpc/ (the spec's parts) → openrpc.json (the published document), src/generated/, the
- * handler table (src/handlers/methods.generated.ts), the client package's sources in clients/typescript/src/ and the
+ * handler table (src/handlers/methods.generated.ts), the client package's sources in clients/typescript/src/, the Python
+ * client's types.py and client.py (clients/python/svc_node_client/) and the
  * docs portal in docs/. None of these outputs is committed: bin/build.js runs this whenever its inputs changed
  * (bin/codegen-stamp.js), at `npm install`/`npm ci` (prepare), `npm pack` (prepack), before a start in a checkout and
  * before the tests.
