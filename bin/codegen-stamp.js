@@ -25,6 +25,7 @@ export const CODEGEN_OUTPUTS = [
   'src/handlers/methods.generated.ts',
   'clients/typescript/src/index.ts',
   'clients/typescript/src/client.ts',
+  'clients/python/svc_node_client/client.py',
   'docs/index.html',
 ];
 

@@ -6,6 +6,7 @@ import { emitClient } from './emit-client.js';
 import { emitClientPackage } from './emit-client-package.js';
 import { emitHandlers } from './emit-handlers.js';
 import { emitOpenrpc } from './emit-openrpc.js';
+import { emitPythonClient } from './emit-python.js';
 import { emitRegistry } from './emit-registry.js';
 import { emitTypes } from './emit-types.js';
 import { emitValidators } from './emit-validators.js';
@@ -56,4 +57,9 @@ export function writeChanged(files: Map<string, string>, outDir: string): string
     written.push(file);
   }
   return written;
+}
+
+/** clients/python/svc_node_client/'s generated files (types.py, client.py); returns the paths written. */
+export function generatePythonClient(doc: OpenRpcDocument, packageDir: string): string[] {
+  return writeChanged(emitPythonClient(buildModel(doc)), packageDir);
 }

@@ -1,6 +1,7 @@
 /**
  * `npm run codegen`: openrpc/ (the spec's parts) → openrpc.json (the published document), src/generated/, the
- * handler table (src/handlers/methods.generated.ts), the client package's sources in clients/typescript/src/ and the
+ * handler table (src/handlers/methods.generated.ts), the client package's sources in clients/typescript/src/, the Python
+ * client's types.py and client.py (clients/python/svc_node_client/) and the
  * docs portal in docs/. None of these outputs is committed: bin/build.js runs this whenever its inputs changed
  * (bin/codegen-stamp.js), at `npm install`/`npm ci` (prepare), `npm pack` (prepack), before a start in a checkout and
  * before the tests.
@@ -13,7 +14,7 @@ import { composeSpec } from './compose.js';
 import { generateDocs } from './docs/index.js';
 import { buildModel } from './document.js';
 import { emitHandlerTable, findHandlers } from './emit-handler-table.js';
-import { generate, generateClientPackage, HEADER, writeChanged } from './generate.js';
+import { generate, generateClientPackage, generatePythonClient, HEADER, writeChanged } from './generate.js';
 
 const started = performance.now();
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,6 +44,9 @@ console.log(
 );
 console.log(
   `clients/typescript/src: ${rel(await generateClientPackage(doc, path.join(root, 'clients/typescript/src')))}`,
+);
+console.log(
+  `clients/python/svc_node_client: ${rel(generatePythonClient(doc, path.join(root, 'clients/python/svc_node_client')))}`,
 );
 await generateDocs(doc, path.join(root, 'docs'));
 fs.writeFileSync(codegenStampFile, `${JSON.stringify({ inputs, openrpc: hashText(text) }, null, 1)}\n`);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeSpec } from '../../codegen/compose.js';
 import { buildModel, loadDocument } from '../../codegen/document.js';
 import { emitHandlerTable, findHandlers } from '../../codegen/emit-handler-table.js';
-import { generate, generateClientPackage, HEADER } from '../../codegen/generate.js';
+import { generate, generateClientPackage, generatePythonClient, HEADER } from '../../codegen/generate.js';
 import { composeDocument, jsonText, PARTS_DIR, splitDocument, writeParts } from '../../codegen/spec-parts.js';
 import { tracerRegistry } from '../../codegen/tracers.js';
 import { openrpcFile, repoRoot as root } from './paths.js';
@@ -100,6 +100,19 @@ describe('npm run codegen', () => {
       ).toBe(content);
     // The same types as the node's handlers use: one generator, one API.
     expect(fresh.get('types.ts')).toBe(fs.readFileSync(path.join(root, 'src/generated/types.ts'), 'utf8'));
+  });
+
+  it('regenerates the Python client, clients/python/svc_node_client/{types,client}.py, byte for byte', () => {
+    const out = path.join(tmp, 'python');
+    generatePythonClient(doc, out);
+    const fresh = readTree(out);
+    expect([...fresh.keys()].sort()).toEqual(['client.py', 'types.py']);
+    const committed = path.join(root, 'clients/python/svc_node_client');
+    for (const [name, content] of fresh)
+      expect(
+        fs.existsSync(path.join(committed, name)) && fs.readFileSync(path.join(committed, name), 'utf8') === content,
+        `clients/python/svc_node_client/${name} is stale: run npm run codegen (node bin/build.js does when openrpc/ changes)`,
+      ).toBe(true);
   });
 
   it('is deterministic: a second run from a copy of the document gives identical files', async () => {
