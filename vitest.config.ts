@@ -40,6 +40,14 @@ const LONGEST_FIRST = [
   'test/chain/archive/history-import.test.ts', // ~31 s
   'test/rpc/checkpointing.test.ts', // 27 s
   'test/chain/engine/bulk-blocks.test.ts', // ~24 s
+  // Quiet clean-clone run, 2026-12-07 (wall seconds of the file there).
+  'test/chain/pow/wasm-differential.test.ts', // 32 s
+  'test/chain/state/flat-build-kill.test.ts', // 25 s
+  'test/docs/portal.test.ts', // 21 s
+  'test/conformance/bastion.test.ts', // 20 s
+  'test/chain/trace/fast-path.test.ts', // 20 s
+  'test/clients/python-types.test.ts', // 13 s
+  'test/fork/shared-cache.test.ts', // 12 s
 ];
 
 class LongestFirst extends BaseSequencer {
