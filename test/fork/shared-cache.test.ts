@@ -65,7 +65,9 @@ async function startFork(): Promise<NodeProcess> {
 async function readAround(url: string): Promise<unknown[]> {
   const balanceOf = (who: string) =>
     rpc(url, 'eth_call', [{ to: tokenAddress, data: token.encodeFunctionData('balanceOf', [who]) }, 'latest']);
-  const parentHash = `0x67${(forkBlock - 1n).toString(16).padStart(16, '0')}4060005260206000f3`;
+  // Init code returning 0x00 ‖ BLOCKHASH(base − 1) as the created code: the leading zero byte keeps a hash that starts
+  // with 0xef (1 in 256) from being refused as EOF code (EIP-3541).
+  const parentHash = `0x67${(forkBlock - 1n).toString(16).padStart(16, '0')}4060015260216000f3`;
   return [
     await rpc(url, 'eth_getCode', [tokenAddress, 'latest']),
     await balanceOf(holder.address),
