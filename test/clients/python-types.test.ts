@@ -47,6 +47,17 @@ describe.runIf(hasPyright)('the Python client under pyright --strict', () => {
     expect(code, out).toBe(0);
   });
 
+  it('the tour calls ten or more methods, across eth_, trace_ and ots_', () => {
+    const tour = readFileSync(path.join(dir, 'examples/tour.py'), 'utf8');
+    const methods = new Set([...tour.matchAll(/\bclient\.((eth|trace|ots)_[a-z_]+)\(/g)].map((m) => m[1]));
+    expect(methods.size, [...methods].join(' ')).toBeGreaterThanOrEqual(10);
+    for (const ns of ['eth_', 'trace_', 'ots_'])
+      expect(
+        [...methods].some((m) => m.startsWith(ns)),
+        ns,
+      ).toBe(true);
+  });
+
   it('rejects the wrong-typed fixture: a balance as str, a list as a block, a head as a Log, a batched number as str', () => {
     const { code, out } = pyright('-p', 'pyrightconfig.json', 'tests/typecheck/wrong_type.py');
     expect(code).not.toBe(0);
