@@ -349,7 +349,11 @@ function emitMethod(method: MethodModel, types: PythonTypes, kind: MethodKind): 
   });
   const result = types.type(method.result.schema, resultTypeName(method.pascal));
   const summary = method.summary ?? method.name;
-  const note = method.unavailable ? `\n\n        Not served by this node: ${method.unavailable}` : '';
+  const note = method.unavailable
+    ? `\n\n        Not served by this node: ${method.unavailable}`
+    : method.name === 'eth_subscribe'
+      ? '\n\n        This gives the id only; subscribe() gives the payloads, typed, as an iterator.'
+      : '';
   const sig = ['self', ...params.map((p) => p.sig)].join(', ');
   const args = `${pyString(method.name)}, [${params.map((p) => p.name).join(', ')}]`;
   const name = pythonMethodName(method.name);

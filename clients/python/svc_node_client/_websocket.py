@@ -161,7 +161,8 @@ class Endpoint:
                 error = json.loads(body)["error"]
                 raise RpcError(int(error["code"]), str(error["message"]), error.get("data"))
             except (ValueError, KeyError, TypeError):
-                raise ConnectionError(f"WebSocket upgrade refused: HTTP {status} {body[:200].decode(errors='replace')}")
+                refused = f"WebSocket upgrade refused: HTTP {status} {body[:200].decode(errors='replace')}"
+                raise ConnectionError(refused) from None
         expected = base64.b64encode(hashlib.sha1(self.key.encode() + _GUID).digest()).decode()
         if fields.get("upgrade", "").lower() != "websocket" or fields.get("sec-websocket-accept") != expected:
             raise WebSocketProtocolError("the server's 101 answer lacks the right Upgrade or Sec-WebSocket-Accept")
@@ -281,6 +282,7 @@ class AsyncWebSocket:
         self._writer = writer
         self._events: list[tuple[str, Any]] = []
         self._reader = FrameReader()
+        self._sending = asyncio.Lock()  # one frame and its drain() at a time, whatever the Python
         self.closed: WebSocketClosed | None = None
         self.pings = 0
 
@@ -302,8 +304,9 @@ class AsyncWebSocket:
     async def send_text(self, text: str) -> None:
         if self.closed is not None:
             raise self.closed
-        self._writer.write(encode_frame(OP_TEXT, text.encode()))
-        await self._writer.drain()
+        async with self._sending:
+            self._writer.write(encode_frame(OP_TEXT, text.encode()))
+            await self._writer.drain()
 
     async def receive(self) -> str:
         while True:
