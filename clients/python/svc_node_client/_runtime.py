@@ -222,13 +222,14 @@ class ClientBase(SyncCalls):
 class AsyncHttpTransport:
     """One keep-alive HTTP/1.1 connection on asyncio streams; requests are serialised on it (one in flight)."""
 
-    def __init__(self, url: str, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
         parts = urlsplit(url)
         self._https = parts.scheme == "https"
         self._host = parts.hostname or "127.0.0.1"
         self._port = parts.port or (443 if self._https else 80)
         self._path = parts.path or "/"
         self._timeout = timeout
+        self._extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self._lock = asyncio.Lock()
 
@@ -249,7 +250,7 @@ class AsyncHttpTransport:
         reader, writer = self._streams
         head = (
             f"POST {self._path} HTTP/1.1\r\nHost: {self._host}:{self._port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: keep-alive\r\n\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: keep-alive\r\n{self._extra}\r\n"
         )
         writer.write(head.encode() + body)
         await writer.drain()
@@ -308,9 +309,9 @@ class AsyncCalls(_Calls):
 
 
 class AsyncClientBase(AsyncCalls):
-    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0) -> None:
+    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
         super().__init__()
-        self._transport = AsyncHttpTransport(url, timeout)
+        self._transport = AsyncHttpTransport(url, timeout, headers)
 
     async def __aenter__(self: _ASelf) -> _ASelf:
         return self
