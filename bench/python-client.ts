@@ -1,6 +1,7 @@
 /**
  * `tsx bench/python-client.ts [seconds]`: starts a dev node and prints requests/s of eth_blockNumber from the Python
- * client (one thread, keep-alive) against raw http.client doing the same (clients/python/bench/block_number.py).
+ * client (one thread, keep-alive) against raw http.client doing the same, and the client over WebSocket
+ * (clients/python/bench/block_number.py).
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';

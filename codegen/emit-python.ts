@@ -210,17 +210,22 @@ export function emitPythonClient(model: Model): Map<string, string> {
       );
     else types.alias(name, schemas[key]);
   }
-  const methods = model.methods.filter((m) => m.transport === 'any');
-  const lines: string[] = [];
-  const asyncLines: string[] = [];
-  const table: string[] = [];
-  for (const method of methods) {
-    lines.push(emitMethod(method, types, false));
-    asyncLines.push(emitMethod(method, types, true));
-    table.push(
+  // Every component's shape, not only those a method reaches: subscription payloads (SyncingSubscriptionResult) are
+  // decoded by component name.
+  for (const key of Object.keys(schemas)) if (!QUANTITIES.has(key)) types.componentShape(key);
+  const http = model.methods.filter((m) => m.transport === 'any');
+  const wsOnly = model.methods.filter((m) => m.transport === 'ws');
+  const emit = (list: readonly MethodModel[], kind: MethodKind) =>
+    list.map((m) => emitMethod(m, types, kind)).join('\n\n');
+  const lines = emit(http, 'sync');
+  const asyncLines = emit(http, 'async');
+  const batchLines = emit(http, 'batch');
+  const wsLines = emit(wsOnly, 'sync');
+  const asyncWsLines = emit(wsOnly, 'async');
+  const table = model.methods.map(
+    (method) =>
       `    ${pyString(method.name)}: ([${method.params.map((p) => pyShape(types.shape(p.schema))).join(', ')}], ${pyShape(types.shape(method.result.schema))}),`,
-    );
-  }
+  );
   const components = types
     .componentShapes()
     .map(([key, shape]) => `    ${pyString(key)}: ${pyShape(shape)},`)
@@ -238,22 +243,21 @@ __all__ = [${[...types.decls.keys()].map(pyString).join(', ')}]
 
 ${[...types.decls.values()].join('\n\n')}
 `;
-  const body = lines.join('\n');
+  const body = `${lines}\n${wsLines}`;
   const used = [...types.decls.keys()].filter((n) => new RegExp(`\\b${n}\\b`).test(body));
-  const wsOnly = model.methods.filter((m) => m.transport === 'ws').map((m) => m.name);
-  const clientPy = `${PY_HEADER}"""The typed svc-node client: one method per JSON-RPC method the node serves over HTTP."""
+  const clientPy = `${PY_HEADER}"""The typed svc-node clients: one method per JSON-RPC method, over HTTP, WebSocket and in typed batches."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Literal, cast
 
-from ._runtime import AsyncClientBase, ClientBase, Shape
+from ._runtime import AsyncClientBase, BatchBase, ClientBase, Pending, Shape
+from ._ws_client import AsyncWsClientBase, WsClientBase
 from .types import *  # noqa: F403
 from .types import (
 ${used.map((n) => `    ${n},`).join('\n')}
 )
-
-# Not offered over HTTP (WebSocket only): ${wsOnly.join(', ') || 'none'}.
 
 COMPONENT_SHAPES: dict[str, Shape] = {
 ${components}
@@ -266,22 +270,68 @@ ${table.join('\n')}
 """Per method: the shape of each param and of the result; None where no quantity sits."""
 
 
-class Client(ClientBase):
+class _Methods:
+    """The methods the node serves over any transport, as blocking calls."""
+
+    def _call(self, method: str, params: Sequence[Any]) -> Any:
+        raise NotImplementedError
+
+${lines}
+
+
+class _AsyncMethods:
+    """The same methods as coroutines."""
+
+    async def _call(self, method: str, params: Sequence[Any]) -> Any:
+        raise NotImplementedError
+
+${asyncLines}
+
+
+class _WsMethods(_Methods):
+    """The WebSocket-only methods (${wsOnly.map((m) => m.name).join(', ') || 'none'}); subscribe() wraps eth_subscribe in an iterator."""
+
+${wsLines || '    pass'}
+
+
+class _AsyncWsMethods(_AsyncMethods):
+    """The WebSocket-only methods as coroutines; subscribe() wraps eth_subscribe in an async iterator."""
+
+${asyncWsLines || '    pass'}
+
+
+class Client(ClientBase, _Methods):
     """A synchronous svc-node client over one keep-alive HTTP connection (not thread-safe: one per thread)."""
 
     _component_shapes = COMPONENT_SHAPES
     _method_shapes = METHOD_SHAPES
 
-${lines.join('\n\n')}
 
-
-class AsyncClient(AsyncClientBase):
+class AsyncClient(AsyncClientBase, _AsyncMethods):
     """The same methods on asyncio streams (one keep-alive connection; concurrent calls wait their turn on it)."""
 
     _component_shapes = COMPONENT_SHAPES
     _method_shapes = METHOD_SHAPES
 
-${asyncLines.join('\n\n')}
+
+class WsClient(WsClientBase, _WsMethods):
+    """A synchronous client on one WebSocket (ws://host:port/ws): every method, plus subscribe() for eth_subscribe."""
+
+    _component_shapes = COMPONENT_SHAPES
+    _method_shapes = METHOD_SHAPES
+
+
+class AsyncWsClient(AsyncWsClientBase, _AsyncWsMethods):
+    """An asyncio client on one WebSocket: every method as a coroutine, plus subscribe() giving async iterators."""
+
+    _component_shapes = COMPONENT_SHAPES
+    _method_shapes = METHOD_SHAPES
+
+
+class Batch(BatchBase):
+    """Calls for one JSON-RPC batch: each method gives a Pending handle typed by its result; client.send(batch) fills them."""
+
+${batchLines}
 `;
   return new Map([
     ['types.py', typesPy],
@@ -289,7 +339,9 @@ ${asyncLines.join('\n\n')}
   ]);
 }
 
-function emitMethod(method: MethodModel, types: PythonTypes, isAsync: boolean): string {
+type MethodKind = 'sync' | 'async' | 'batch';
+
+function emitMethod(method: MethodModel, types: PythonTypes, kind: MethodKind): string {
   const params = method.params.map((p) => {
     const type = types.type(p.schema, paramTypeName(method.pascal, p.name));
     const name = pythonParamName(p.name);
@@ -297,9 +349,20 @@ function emitMethod(method: MethodModel, types: PythonTypes, isAsync: boolean): 
   });
   const result = types.type(method.result.schema, resultTypeName(method.pascal));
   const summary = method.summary ?? method.name;
-  const note = method.unavailable ? `\n\n        Not served by this node: ${method.unavailable}` : '';
+  const note = method.unavailable
+    ? `\n\n        Not served by this node: ${method.unavailable}`
+    : method.name === 'eth_subscribe'
+      ? '\n\n        This gives the id only; subscribe() gives the payloads, typed, as an iterator.'
+      : '';
   const sig = ['self', ...params.map((p) => p.sig)].join(', ');
-  return `    ${isAsync ? 'async ' : ''}def ${pythonMethodName(method.name)}(${sig}) -> ${result}:
+  const args = `${pyString(method.name)}, [${params.map((p) => p.name).join(', ')}]`;
+  const name = pythonMethodName(method.name);
+  if (kind === 'batch')
+    return `    def ${name}(${sig}) -> Pending[${result}]:
+        """${docText(summary)}"""
+        return self._add(${args})`;
+  const isAsync = kind === 'async';
+  return `    ${isAsync ? 'async ' : ''}def ${name}(${sig}) -> ${result}:
         """${docText(`${summary}${note}`)}"""
-        return cast(${pyString(result)}, ${isAsync ? 'await ' : ''}self._call(${pyString(method.name)}, [${params.map((p) => p.name).join(', ')}]))`;
+        return cast(${pyString(result)}, ${isAsync ? 'await ' : ''}self._call(${args}))`;
 }

@@ -29,6 +29,11 @@ export const GUIDES: readonly Guide[] = [
     summary: 'The typed client generated from `openrpc.json`: transports, batches, WebSocket subscriptions, errors.',
   },
   {
+    slug: 'python-client',
+    label: 'Python client',
+    summary: 'The typed Python client from the same document: HTTP, asyncio, typed batches, WebSocket subscriptions.',
+  },
+  {
     slug: 'mcp',
     label: 'MCP for agents',
     summary: 'The agent protocol over `/mcp`: tools, resources and prompts with live node data.',

@@ -1,19 +1,36 @@
 /**
- * The Python client's types under pyright in strict mode: the example tour (ten and more methods across eth_, trace_
- * and ots_) passes, and a fixture with deliberate wrong types fails with exactly its two errors. pyright is a pinned
- * devDependency (node_modules/.bin/pyright); without it, the cases are skipped, saying so.
+ * The Python client's types under pyright in strict mode: the package, the example tour (ten and more methods across
+ * eth_, trace_ and ots_) and every ```python test block of the Python guide (codegen/docs/guides/python-client.md,
+ * the same blocks test/docs/guide-snippets.test.ts runs) pass, and a fixture with deliberate wrong types fails with
+ * exactly its four errors. pyright is a pinned devDependency (node_modules/.bin/pyright); without it, the cases are
+ * skipped, saying so.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { repoRoot } from '../helpers/node-process.js';
 
 const PYRIGHT = path.join(repoRoot, 'node_modules/.bin/pyright');
+/** pyright is CPU-bound: on a loaded machine a strict run over the package takes a minute and more. */
+const PYRIGHT_BUDGET_MS = 240_000;
 const dir = path.join(repoRoot, 'clients/python');
 
 function pyright(...args: string[]) {
-  const run = spawnSync(PYRIGHT, args, { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(PYRIGHT, args, { cwd: dir, encoding: 'utf8', timeout: PYRIGHT_BUDGET_MS - 10_000 });
   return { code: run.status, out: `${run.stdout}${run.stderr}` };
+}
+
+/** The guide's Python blocks, one file each (pyright checks files named on its command line with the config's rules). */
+function guideBlocks(into: string): string[] {
+  const markdown = readFileSync(path.join(repoRoot, 'codegen/docs/guides/python-client.md'), 'utf8');
+  const blocks = [...markdown.matchAll(/^```python test\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+  return blocks.map((code, i) => {
+    const file = path.join(into, `guide_block_${i + 1}.py`);
+    writeFileSync(file, code);
+    return file;
+  });
 }
 
 const probe = spawnSync(PYRIGHT, ['--version'], { encoding: 'utf8', timeout: 60_000 });
@@ -21,17 +38,43 @@ const hasPyright = probe.status === 0;
 if (!hasPyright) console.warn(`python type checks skipped: ${PYRIGHT} did not run (npm install)`);
 
 describe.runIf(hasPyright)('the Python client under pyright --strict', () => {
-  it('type-checks the example tour and the package itself with no error', () => {
-    const { code, out } = pyright('-p', 'pyrightconfig.json');
-    expect(out).toMatch(/0 errors/);
-    expect(code, out).toBe(0);
+  const scratch = mkdtempSync(path.join(tmpdir(), 'svc-py-guide-'));
+  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it(
+    "type-checks the package, the example tour and the guide's Python blocks with no error",
+    () => {
+      const blocks = guideBlocks(scratch);
+      expect(blocks.length).toBeGreaterThanOrEqual(6);
+      const { code, out } = pyright('-p', 'pyrightconfig.json', 'svc_node_client', 'examples', ...blocks);
+      expect(out).toMatch(/0 errors/);
+      expect(code, out).toBe(0);
+    },
+    PYRIGHT_BUDGET_MS,
+  );
+
+  it('the tour calls ten or more methods, across eth_, trace_ and ots_', () => {
+    const tour = readFileSync(path.join(dir, 'examples/tour.py'), 'utf8');
+    const methods = new Set([...tour.matchAll(/\bclient\.((eth|trace|ots)_[a-z_]+)\(/g)].map((m) => m[1]));
+    expect(methods.size, [...methods].join(' ')).toBeGreaterThanOrEqual(10);
+    for (const ns of ['eth_', 'trace_', 'ots_'])
+      expect(
+        [...methods].some((m) => m.startsWith(ns)),
+        ns,
+      ).toBe(true);
   });
 
-  it('rejects the wrong-typed fixture: an int balance read as str, a list given as a block', () => {
-    const { code, out } = pyright('-p', 'pyrightconfig.json', 'tests/typecheck/wrong_type.py');
-    expect(code).not.toBe(0);
-    expect(out).toMatch(/"int" is not assignable to "str"/);
-    expect(out).toMatch(/"list\[str\]" cannot be assigned to parameter "block" of type "BlockNumberOrTag"/);
-    expect(out).toMatch(/2 errors/);
-  });
+  it(
+    'rejects the wrong-typed fixture: a balance as str, a list as a block, a head as a Log, a batched number as str',
+    () => {
+      const { code, out } = pyright('-p', 'pyrightconfig.json', 'tests/typecheck/wrong_type.py');
+      expect(code).not.toBe(0);
+      expect(out).toMatch(/wrong_type\.py:11:\d+ - error: Type "Uint" is not assignable to declared type "str"/);
+      expect(out).toMatch(/"list\[str\]" cannot be assigned to parameter "block" of type "BlockNumberOrTag"/);
+      expect(out).toMatch(/wrong_type\.py:13:\d+ - error: Type "Block" is not assignable to declared type "Log"/);
+      expect(out).toMatch(/wrong_type\.py:14:\d+ - error: Type "Uint" is not assignable to declared type "str"/);
+      expect(out).toMatch(/4 errors/);
+    },
+    PYRIGHT_BUDGET_MS,
+  );
 });

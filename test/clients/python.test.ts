@@ -1,7 +1,8 @@
 /**
  * The generated Python client (clients/python/) against a live dev node: balances, a sent transaction and its
- * receipt, logs, a trace, an error with its code and a batch, by clients/python/tests/live.py with the machine's
- * python3 (skipped, saying so, when there is none).
+ * receipt, logs, a trace, an error with its code and batches (clients/python/tests/live.py); WebSocket subscriptions,
+ * sync and asyncio (tests/live_ws.py; the node pings every second so the client must answer); the WebSocket framing
+ * alone (tests/frames.py). With the machine's python3, skipped, saying so, when there is none.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -33,7 +34,7 @@ function runPython(script: string, args: string[]): Promise<{ code: number | nul
 describe.runIf(hasPython)('the Python client against a dev node', () => {
   let node: NodeProcess;
   beforeAll(async () => {
-    node = await startNode();
+    node = await startNode({ env: { SVC_NODE_NETWORK_RPC_WS_PING_INTERVAL: '1s' } });
   });
   afterAll(async () => {
     await node?.stop();
@@ -42,8 +43,17 @@ describe.runIf(hasPython)('the Python client against a dev node', () => {
   it('reads balances, sends and gets the receipt, logs, a trace, an error code and a batch', async () => {
     const { code, out } = await runPython('clients/python/tests/live.py', [node.url]);
     expect(out).toMatch(/^async \d+ \d+$/m); // the asyncio client: gathered calls, an error code, a batch
+    expect(out).toMatch(/^typed batch 3$/m);
     expect(out).toMatch(/^ok$/m);
     expect(out).toMatch(/^error -32001 /m);
+    expect(code, out).toBe(0);
+  });
+
+  it('subscribes over WebSocket (newHeads, logs, pending), sees a transaction arrive typed, and unsubscribes', async () => {
+    const { code, out } = await runPython('clients/python/tests/live_ws.py', [node.url]);
+    expect(out).toMatch(/^sync head \d+ log 0$/m);
+    expect(out).toMatch(/^async head \d+ pings [1-9]\d*$/m);
+    expect(out).toMatch(/^ws ok$/m);
     expect(code, out).toBe(0);
   });
 
@@ -51,6 +61,14 @@ describe.runIf(hasPython)('the Python client against a dev node', () => {
     const { code, out } = await runPython('clients/python/examples/tour.py', [node.url]);
     expect(out).toMatch(/^ots api level \d+$/m);
     expect(out).toMatch(/^error -32001 /m);
+    expect(code, out).toBe(0);
+  });
+});
+
+describe.runIf(hasPython)("the Python client's WebSocket framing", () => {
+  it('joins fragments around a ping, reads long frames, refuses protocol errors and checks the accept hash', async () => {
+    const { code, out } = await runPython('clients/python/tests/frames.py', []);
+    expect(out).toMatch(/^frames ok$/m);
     expect(code, out).toBe(0);
   });
 });

@@ -1,13 +1,14 @@
 /**
- * Every snippet the guides and README.md's quick start mark as tested (```sh test, ```js test) runs against a
- * fresh dev node, one node per page, in the order of the page: shell snippets through `sh` (curl, cast), JS
- * snippets as ES modules in a scratch project that sees the repo's node_modules, `svc-node/client` and
- * `svc-node-client`. A `# => text` or `// => text` comment is what the reader is told to expect: the output must
+ * Every snippet the guides and README.md's quick start mark as tested (```sh test, ```js test, ```python test) runs
+ * against a fresh dev node, one node per page, in the order of the page: shell snippets through `sh` (curl, cast),
+ * JS snippets as ES modules in a scratch project that sees the repo's node_modules, `svc-node/client` and
+ * `svc-node-client`, Python snippets with python3 and clients/python on PYTHONPATH (skipped, saying so, without a
+ * python3 ≥ 3.10). A `# => text` or `// => text` comment is what the reader is told to expect: the output must
  * contain each, in order. The node's URL replaces 127.0.0.1:8546 (the default port the guides name). `svc-node`
  * (and `npx svc-node`) is this checkout's bin/svc-node.js, as an installed package puts it on the PATH; shell
  * snippets run in a scratch directory, so the datadirs they name are throwaway ones.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -24,8 +25,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUIDES } from '../../codegen/docs/guides.js';
 import { repoRoot, startNode, type NodeProcess } from '../helpers/node-process.js';
 
+type Language = 'sh' | 'js' | 'python';
+
 interface Snippet {
-  readonly language: 'sh' | 'js';
+  readonly language: Language;
   readonly code: string;
   readonly line: number;
   readonly expected: readonly string[];
@@ -35,18 +38,18 @@ function snippetsOf(markdown: string): Snippet[] {
   const snippets: Snippet[] = [];
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const open = /^```(sh|js) test\s*$/.exec(lines[i]);
+    const open = /^```(sh|js|python) test\s*$/.exec(lines[i]);
     if (!open) continue;
     const start = i + 1;
     while (i + 1 < lines.length && !/^```\s*$/.test(lines[i + 1])) i++;
     const code = lines.slice(start, i + 1).join('\n');
     i++;
-    const marker = open[1] === 'sh' ? /^\s*# => (.+)$/ : /\/\/ => (.+)$/;
+    const marker = open[1] === 'sh' ? /^\s*# => (.+)$/ : open[1] === 'python' ? /# => (.+)$/ : /\/\/ => (.+)$/;
     const expected = code.split('\n').flatMap((l) => {
       const m = marker.exec(l);
       return m ? [m[1].trim()] : [];
     });
-    snippets.push({ language: open[1] as 'sh' | 'js', code, line: start, expected });
+    snippets.push({ language: open[1] as Language, code, line: start, expected });
   }
   return snippets;
 }
@@ -118,6 +121,12 @@ function scratchProject(): string {
   return dir;
 }
 
+const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+const NO_PYTHON =
+  python.status === 0 && /Python 3\.(1\d|[2-9]\d)/.test(python.stdout + python.stderr)
+    ? undefined
+    : 'no python3 ≥ 3.10 on the PATH';
+
 const cast = findCast();
 // @foundry-rs/cast (a devDependency) brings the binary in a per-platform optional package; other platforms have none.
 const NO_CAST = `Foundry's cast is not installed (no @foundry-rs/cast binary for ${process.platform}-${process.arch} in node_modules/.bin or the PATH)`;
@@ -161,19 +170,26 @@ describe('guide snippets against a dev node', () => {
 
       snippets.forEach((snippet, index) => {
         const usesCast = snippet.language === 'sh' && /^\s*cast\s/m.test(snippet.code);
-        const label = `${guide.slug}.md:${snippet.line} ${snippet.language} #${index + 1}${usesCast && !cast ? ` (skipped: ${NO_CAST})` : ''}`;
-        it.skipIf(usesCast && !cast)(label, async () => {
+        const skip = usesCast && !cast ? NO_CAST : snippet.language === 'python' ? NO_PYTHON : undefined;
+        const label = `${guide.slug}.md:${snippet.line} ${snippet.language} #${index + 1}${skip ? ` (skipped: ${skip})` : ''}`;
+        it.skipIf(skip !== undefined)(label, async () => {
           const origin = `127.0.0.1:${node.port}`;
           const code = snippet.code.replaceAll('127.0.0.1:8546', origin);
           const path = [join(project, 'node_modules/.bin'), ...(cast ? [join(cast, '..')] : []), process.env.PATH];
           const result =
             snippet.language === 'sh'
               ? await run('sh', ['-e', '-c', code], project, { PATH: path.join(delimiter) })
-              : await (async () => {
-                  const script = join(project, `${guide.slug}-${index + 1}.js`);
-                  writeFileSync(script, code);
-                  return run(process.execPath, [script], project, {});
-                })();
+              : snippet.language === 'python'
+                ? await (async () => {
+                    const script = join(project, `${guide.slug}-${index + 1}.py`);
+                    writeFileSync(script, code);
+                    return run('python3', [script], project, { PYTHONPATH: join(repoRoot, 'clients/python') });
+                  })()
+                : await (async () => {
+                    const script = join(project, `${guide.slug}-${index + 1}.js`);
+                    writeFileSync(script, code);
+                    return run(process.execPath, [script], project, {});
+                  })();
           const context = `\n--- snippet (${guide.slug}.md line ${snippet.line}) ---\n${code}\n--- output ---\n${result.output}`;
           expect(result.code, `exit status${context}`).toBe(0);
           expect(result.output, `a JSON-RPC error${context}`).not.toMatch(/"error"\s*:/);

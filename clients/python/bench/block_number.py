@@ -1,4 +1,5 @@
-"""Requests/s of eth_blockNumber on one thread over one keep-alive connection: the client, then raw http.client.
+"""Requests/s of eth_blockNumber on one thread over one keep-alive connection: the client, raw http.client, and the
+client over the node's WebSocket.
 
 usage: python3 block_number.py URL [SECONDS]; the difference is the client's own overhead (codec, ids, checks).
 """
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from svc_node_client import AsyncClient, Client  # noqa: E402
+from svc_node_client import AsyncClient, Client, WsClient  # noqa: E402
 
 
 def rate(step: Callable[[], object], seconds: float) -> float:
@@ -43,13 +44,18 @@ def main(url: str, seconds: float) -> None:
         return int(json.loads(conn.getresponse().read())["result"], 16)
 
     # Alternating short rounds, medians: the machine is shared, and a burst of other work would bias one side.
+    ws = WsClient(url.replace("http://", "ws://", 1).rstrip("/") + "/ws")
     typed_rounds: list[float] = []
     plain_rounds: list[float] = []
+    ws_rounds: list[float] = []
     for _ in range(7):
         typed_rounds.append(rate(client.eth_block_number, seconds / 7))
         plain_rounds.append(rate(raw, seconds / 7))
+        ws_rounds.append(rate(ws.eth_block_number, seconds / 7))
     typed, plain = statistics.median(typed_rounds), statistics.median(plain_rounds)
     print(f"client {typed:.0f} req/s, raw http.client {plain:.0f} req/s, client/raw {typed / plain:.2f} (medians of 7)")
+    print(f"WsClient {statistics.median(ws_rounds):.0f} req/s (median of 7, same rounds)")
+    ws.close()
     print(f"AsyncClient (awaited one by one) {asyncio.run(async_rate(url, seconds)):.0f} req/s")
 
 

@@ -11,7 +11,7 @@ import http.client
 import json
 import re
 from collections.abc import Sequence
-from typing import Any, TypeVar, Union, cast
+from typing import Any, Generic, TypeVar, Union, cast
 from urllib.parse import urlsplit
 
 Shape = Union[str, list[Any]]
@@ -19,6 +19,7 @@ Shape = Union[str, list[Any]]
 
 _Self = TypeVar("_Self", bound="ClientBase")
 _ASelf = TypeVar("_ASelf", bound="AsyncClientBase")
+T = TypeVar("T")
 
 _QUANTITY = re.compile(r"^0x[0-9a-fA-F]+$")
 
@@ -177,10 +178,33 @@ class _Calls:
         return out
 
 
-class ClientBase(_Calls):
-    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0) -> None:
+class SyncCalls(_Calls):
+    """call, batch and send on one primitive, `_post` (a request or a batch out, its answer back), for HTTP and WebSocket."""
+
+    def _post(self, payload: Any) -> Any:
+        raise NotImplementedError
+
+    def _call(self, method: str, params: Sequence[Any]) -> Any:
+        return self._answer(method, self._post(self._request(method, params)))
+
+    def call(self, method: str, *params: Any) -> Any:
+        """Any method by its JSON-RPC name, with the same int/hex conversion as the typed methods."""
+        return self._call(method, params)
+
+    def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """One request for many calls: [(method, params), …] → results in order; a failed call's slot holds its RpcError."""
+        requests = [self._request(method, params) for method, params in calls]
+        return self._answers(calls, requests, self._post(requests))
+
+    def send(self, batch: BatchBase) -> None:
+        """Sends a typed Batch as one request; each handle it gave out then holds its result or its RpcError."""
+        batch.settle(self.batch(batch.calls()))
+
+
+class ClientBase(SyncCalls):
+    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
         super().__init__()
-        self._transport = HttpTransport(url, timeout)
+        self._transport = HttpTransport(url, timeout, headers)
 
     def __enter__(self: _Self) -> _Self:
         return self
@@ -191,30 +215,21 @@ class ClientBase(_Calls):
     def close(self) -> None:
         self._transport.close()
 
-    def _call(self, method: str, params: Sequence[Any]) -> Any:
-        request = self._request(method, params)
-        return self._answer(method, self._transport.post(json.dumps(request).encode()))
-
-    def call(self, method: str, *params: Any) -> Any:
-        """Any method by its JSON-RPC name, with the same int/hex conversion as the typed methods."""
-        return self._call(method, params)
-
-    def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
-        """One HTTP request for many calls: [(method, params), …] → results in order; a failed call's slot holds its RpcError."""
-        requests = [self._request(method, params) for method, params in calls]
-        return self._answers(calls, requests, self._transport.post(json.dumps(requests).encode()))
+    def _post(self, payload: Any) -> Any:
+        return self._transport.post(json.dumps(payload).encode())
 
 
 class AsyncHttpTransport:
     """One keep-alive HTTP/1.1 connection on asyncio streams; requests are serialised on it (one in flight)."""
 
-    def __init__(self, url: str, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
         parts = urlsplit(url)
         self._https = parts.scheme == "https"
         self._host = parts.hostname or "127.0.0.1"
         self._port = parts.port or (443 if self._https else 80)
         self._path = parts.path or "/"
         self._timeout = timeout
+        self._extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
         self._lock = asyncio.Lock()
 
@@ -235,7 +250,7 @@ class AsyncHttpTransport:
         reader, writer = self._streams
         head = (
             f"POST {self._path} HTTP/1.1\r\nHost: {self._host}:{self._port}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(body)}\r\nConnection: keep-alive\r\n\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: keep-alive\r\n{self._extra}\r\n"
         )
         writer.write(head.encode() + body)
         await writer.drain()
@@ -270,10 +285,33 @@ class AsyncHttpTransport:
                 pass
 
 
-class AsyncClientBase(_Calls):
-    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0) -> None:
+class AsyncCalls(_Calls):
+    """The asyncio side of SyncCalls."""
+
+    async def _post(self, payload: Any) -> Any:
+        raise NotImplementedError
+
+    async def _call(self, method: str, params: Sequence[Any]) -> Any:
+        return self._answer(method, await self._post(self._request(method, params)))
+
+    async def call(self, method: str, *params: Any) -> Any:
+        """Any method by its JSON-RPC name, with the same int/hex conversion as the typed methods."""
+        return await self._call(method, params)
+
+    async def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
+        """One request for many calls; a failed call's slot holds its RpcError."""
+        requests = [self._request(method, params) for method, params in calls]
+        return self._answers(calls, requests, await self._post(requests))
+
+    async def send(self, batch: BatchBase) -> None:
+        """Sends a typed Batch as one request; each handle it gave out then holds its result or its RpcError."""
+        batch.settle(await self.batch(batch.calls()))
+
+
+class AsyncClientBase(AsyncCalls):
+    def __init__(self, url: str = "http://127.0.0.1:8545/", timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
         super().__init__()
-        self._transport = AsyncHttpTransport(url, timeout)
+        self._transport = AsyncHttpTransport(url, timeout, headers)
 
     async def __aenter__(self: _ASelf) -> _ASelf:
         return self
@@ -284,15 +322,57 @@ class AsyncClientBase(_Calls):
     async def close(self) -> None:
         await self._transport.close()
 
-    async def _call(self, method: str, params: Sequence[Any]) -> Any:
-        request = self._request(method, params)
-        return self._answer(method, await self._transport.post(json.dumps(request).encode()))
+    async def _post(self, payload: Any) -> Any:
+        return await self._transport.post(json.dumps(payload).encode())
 
-    async def call(self, method: str, *params: Any) -> Any:
-        """Any method by its JSON-RPC name, with the same int/hex conversion as the typed methods."""
-        return await self._call(method, params)
 
-    async def batch(self, calls: Sequence[tuple[str, Sequence[Any]]]) -> list[Any]:
-        """One HTTP request for many calls; a failed call's slot holds its RpcError."""
-        requests = [self._request(method, params) for method, params in calls]
-        return self._answers(calls, requests, await self._transport.post(json.dumps(requests).encode()))
+class Pending(Generic[T]):
+    """One call of a typed Batch: its result (typed by the method that added it) once the batch is sent."""
+
+    def __init__(self, method: str) -> None:
+        self.method = method
+        self._settled = False
+        self._value: Any = None
+        self._error: RpcError | None = None
+
+    def result(self) -> T:
+        """The call's result; raises its RpcError if it failed, RuntimeError before the batch is sent."""
+        if not self._settled:
+            raise RuntimeError(f"{self.method}: the batch has not been sent (client.send(batch))")
+        if self._error is not None:
+            raise self._error
+        return cast(T, self._value)
+
+    @property
+    def error(self) -> RpcError | None:
+        return self._error
+
+    def fill(self, value: Any) -> None:
+        """Called by the client when the batch's answer arrives: a value, or the call's RpcError."""
+        self._settled = True
+        if isinstance(value, RpcError):
+            self._error = value
+        else:
+            self._value = value
+
+
+class BatchBase:
+    """Calls gathered for one request; the generated Batch has a method per JSON-RPC method, each giving a Pending."""
+
+    def __init__(self) -> None:
+        self._entries: list[tuple[str, list[Any], Pending[Any]]] = []
+
+    def _add(self, method: str, params: list[Any]) -> Pending[Any]:
+        pending: Pending[Any] = Pending(method)
+        self._entries.append((method, params, pending))
+        return pending
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def calls(self) -> list[tuple[str, Sequence[Any]]]:
+        return [(method, params) for method, params, _ in self._entries]
+
+    def settle(self, results: list[Any]) -> None:
+        for (_, _, pending), value in zip(self._entries, results):
+            pending.fill(value)

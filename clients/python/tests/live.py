@@ -11,7 +11,7 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-from svc_node_client import AsyncClient, Client, RpcError  # noqa: E402
+from svc_node_client import AsyncClient, Batch, Client, RpcError  # noqa: E402
 
 # Init code whose constructor emits one LOG0 and deploys nothing: PUSH1 0 PUSH1 0 LOG0 STOP.
 EMIT_LOG = "0x60006000a000"
@@ -68,6 +68,21 @@ def main(url: str) -> None:
         check(results[1] == before + 12345, f"batch balance: {results[1]!r}")
         check(isinstance(results[2], RpcError) and results[2].code == -32601, f"batch error: {results[2]!r}")
         print("batch", len(results))
+
+        batch = Batch()
+        number = batch.eth_block_number()
+        receipt_later = batch.eth_get_transaction_receipt(tx)
+        refused = batch.eth_get_balance("0x1234")
+        try:
+            number.result()
+            check(False, "a handle before the batch is sent")
+        except RuntimeError:
+            pass
+        client.send(batch)
+        later = receipt_later.result()
+        check(number.result() == head and later is not None and later["gasUsed"] == 21000, "typed batch results")
+        check(refused.error is not None and refused.error.code == -32602, f"typed batch error: {refused.error!r}")
+        print("typed batch", len(batch))
     asyncio.run(check_async(url))
     print("ok")
 
@@ -87,6 +102,10 @@ async def check_async(url: str) -> None:
             check(error.code == -32001, f"async error code {error.code}")
         results = await client.batch([("eth_blockNumber", []), ("no_such_method", [])])
         check(results[0] == head and isinstance(results[1], RpcError), f"async batch {results!r}")
+        batch = Batch()
+        number, chain = batch.eth_block_number(), batch.eth_chain_id()
+        await client.send(batch)
+        check(number.result() == head and chain.result() == chain_id, "async typed batch")
         print("async", head, chain_id)
 
 
