@@ -17,7 +17,7 @@
  * for bench/profile-summary.ts); WARMUP (200) transfers before the clock (1000+ for V8's optimised code).
  */
 import { join } from 'node:path';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Interface, getCreateAddress } from 'ethers';
 import { tmpdir } from 'node:os';
 import { createLegacyTx } from '@ethereumjs/tx';
@@ -31,10 +31,24 @@ import { BlockValidator } from '../src/chain/import/validate.js';
 import { TxPool } from '../src/chain/txpool/txpool.js';
 import { TxAdmission } from '../src/chain/txpool/admission.js';
 import { BlockProduction } from '../src/chain/miner/production.js';
+import { SealChecker } from '../src/chain/exec/seal-checker.js';
 import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
 import { tempDir } from '../test/chain/engine/fixtures.js';
 import { startHeapSampling } from './heap-sampling.js';
 import { Session } from 'node:inspector/promises';
+/** utime + stime (ms) of each thread of this process, by thread id, with its name. */
+function threadCpuMs(): Map<string, { name: string; ms: number }> {
+  const out = new Map<string, { name: string; ms: number }>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(tid, { name: `${name}:${tid}`, ms: (Number(rest[11]) + Number(rest[12])) * 10 });
+    } catch {}
+  }
+  return out;
+}
 /** utime + stime of this process's main thread (Linux /proc, 10 ms ticks: meaningful over seconds). */
 function mainThreadCpuMs(): number {
   const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
@@ -120,6 +134,22 @@ wrap(P(TxAdmission), 'checkStatic', 'pool.checkStatic');
 wrap(P(TxPool), 'refreshAfterBlock', 'pool.refreshAfterBlock');
 wrap(P(BlockProduction), 'settle', 'miner.settle');
 wrap(P(BlockProduction), 'produce', 'miner.produce');
+wrap(P(SealChecker), 'room', 'sealChecks.room');
+// Seal-check traffic: runs posted, reads asked by the worker (messages and items).
+const sealMsgs = { runs: 0, jobs: 0, asks: 0, items: 0 };
+const origSend = P(SealChecker).send;
+P(SealChecker).send = function (jobs: unknown[]) {
+  sealMsgs.runs++;
+  sealMsgs.jobs += jobs.length;
+  return origSend.call(this, jobs);
+};
+const origReads = P(SealChecker).answerReads;
+P(SealChecker).answerReads = function (m: { items: unknown[] }) {
+  sealMsgs.asks++;
+  sealMsgs.items += m.items.length;
+  return origReads.call(this, m);
+};
+wrap(P(BlockProduction), 'sealNow', 'miner.sealNow');
 const opCounts = new Map<string, number>();
 const origWrite = (engine.chain as any).db.write;
 (engine.chain as any).db.write = function (batch: { ops: { key: Uint8Array; value?: Uint8Array }[] }) {
@@ -154,6 +184,7 @@ if (profiler !== undefined) {
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const main0 = mainThreadCpuMs();
+const threads0 = threadCpuMs();
 for (let i = W; i < N + W; i++) await sendMined(raws[i]!);
 const ms = (performance.now() - t0) / N;
 if (profiler !== undefined) {
@@ -170,6 +201,15 @@ console.log(
   `per transfer ${ms.toFixed(3)} ms (${(1000 / ms).toFixed(0)}/s), CPU ${cpuMs.toFixed(3)} ms, ` +
     `main thread CPU ${mainMs.toFixed(3)} ms`,
 );
+const threads1 = threadCpuMs();
+console.log(
+  `CPU per transfer by thread (ms): ${[...threads1]
+    .map(([tid, t]) => [t.name, t.ms - (threads0.get(tid)?.ms ?? 0)] as const)
+    .filter(([, ms]) => ms > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, ms]) => `${name} ${(ms / N).toFixed(2)}`)
+    .join(', ')}`,
+);
 for (const [k, v] of [...phases].sort((a, b) => b[1] - a[1])) console.log(`${(v / N).toFixed(3).padStart(7)} ms  ${k}`);
 if (heap !== undefined) {
   const { totalBytes, sites } = await heap.stop(process.env.HEAP!);
@@ -180,6 +220,9 @@ if (heap !== undefined) {
 const perBlock = [...opCounts].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ×${(v / (N + W + 1)).toFixed(1)}`);
 console.log(`LevelDB records per block: ${perBlock.join(', ')}`);
 console.log(`LevelDB writes per block: ${(levelWrites / (N + W + 1)).toFixed(2)}`);
+console.log(
+  `seal checks per block: runs ${(sealMsgs.runs / (N + W + 1)).toFixed(3)}, jobs ${(sealMsgs.jobs / (N + W + 1)).toFixed(2)}, read asks ${(sealMsgs.asks / (N + W + 1)).toFixed(2)} holding ${(sealMsgs.items / (N + W + 1)).toFixed(1)} items`,
+);
 const flat = (engine.chain as any).view.flat;
 console.log(`flat-state head moves staged from listed changes: ${flat.listedMoves} of ${N + W + 1} blocks`);
 await engine.close();

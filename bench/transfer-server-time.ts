@@ -19,6 +19,8 @@
  * With THREADS=1 the main thread's scheduler figures per transfer follow (/proc schedstat and status, in both loops):
  * time on a CPU, time runnable but waiting for one, and voluntary / involuntary switches, which tell a preempted
  * thread (the profile then charges the wait to where it stood, e.g. `writev`) from one spending CPU.
+ * Each svc-node round also prints the time its miner stood waiting for seal-check verdicts (exec.seal-check-lag
+ * reached; `svc_seal_check_waits` in /metrics): the checker's worker, not the answer path, was the bound then.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { prepareFixture, RECIPIENT, type Fixture } from './compare/fixture.js';
@@ -127,6 +129,17 @@ function variant(id: string): Target {
   return target;
 }
 
+/** The time svc-node's miner stood waiting for seal-check verdicts so far (ms), from its /metrics; undefined without. */
+async function sealCheckWaitMs(url: string): Promise<number | undefined> {
+  try {
+    const text = await (await fetch(new URL('/metrics', url))).text();
+    const m = /^svc_seal_check_waits\{figure="seconds"\} (\S+)$/m.exec(text);
+    return m ? Number(m[1]) * 1000 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 const tracingGc = /--trace-(gc|opt|deopt)/.test(process.env.NODE_FLAGS ?? '');
 const gcLogSize = (node: RunningTarget) => (tracingGc ? statSync(node.logFile).size : 0);
 /** The `--trace-gc` lines the node logged since `from` (a byte offset of its log), counted by kind. */
@@ -185,7 +198,12 @@ try {
       const log0 = gcLogSize(x.node);
       const threads0 = process.env.THREADS && x.id.startsWith('svc-node') ? cpuByThread(x.node.pid) : undefined;
       const sched0 = threads0 && mainSched(x.node.pid);
+      const wait0 = x.id.startsWith('svc-node') ? await sealCheckWaitMs(x.node.url) : undefined;
       const a = await seq(x.f, N);
+      if (wait0 !== undefined) {
+        const waited = ((await sealCheckWaitMs(x.node.url)) ?? 0) - wait0;
+        console.log(`${x.id} block production waited for seal checks: ${(waited / N).toFixed(3)} ms per transfer`);
+      }
       const sched1 = threads0 && mainSched(x.node.pid);
       if (threads0 !== undefined)
         console.log(`${x.id} CPU per transfer by thread (ms): ${threadDelta(threads0, cpuByThread(x.node.pid), N)}`);

@@ -218,6 +218,18 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
       },
     });
     new Gauge({
+      name: 'svc_seal_check_waits',
+      help: 'Block production held back by the seal checker (exec.seal-check-lag blocks without a verdict): times it waited, and seconds in all',
+      labelNames: ['figure'],
+      registers,
+      collect() {
+        const stats = followEngine()?.chain.sealChecks?.stats;
+        if (stats === undefined) return;
+        this.set({ figure: 'count' }, stats.waits);
+        this.set({ figure: 'seconds' }, stats.waitedMs / 1000);
+      },
+    });
+    new Gauge({
       name: 'svc_datadir_size_bytes',
       help: 'Bytes of the files under the data directory (chain database, keystore, Ethash caches kept there); measured at most once a minute',
       registers,

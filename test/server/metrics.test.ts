@@ -52,6 +52,7 @@ describe('GET /metrics', () => {
       svc_ws_connections: 'gauge',
       svc_ws_subscriptions: 'gauge',
       svc_datadir_size_bytes: 'gauge',
+      svc_seal_check_waits: 'gauge',
       svc_blocks_imported_total: 'counter',
       svc_blocks_mined_total: 'counter',
       svc_chain_reorgs_total: 'counter',

@@ -105,6 +105,8 @@ export class SealChecker {
   private readonly roomWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
   private counts = { checked: 0, failed: 0, errors: 0 };
+  /** The miner's waits in `room()`: how often and how long block production stood still for the checker. */
+  private waits = { count: 0, ms: 0 };
   private closed = false;
 
   constructor(private readonly opts: SealCheckerOptions) {}
@@ -115,8 +117,10 @@ export class SealChecker {
     readonly failed: number;
     readonly errors: number;
     readonly pending: number;
+    readonly waits: number;
+    readonly waitedMs: number;
   } {
-    return { ...this.counts, pending: this.pending.size };
+    return { ...this.counts, pending: this.pending.size, waits: this.waits.count, waitedMs: this.waits.ms };
   }
 
   /** The mismatch that stopped production, if one did. */
@@ -171,9 +175,14 @@ export class SealChecker {
 
   /** Resolves once fewer than `lag` blocks wait for a verdict; rejects once a block failed its check. */
   async room(): Promise<void> {
-    while (this.failure === undefined && this.pending.size >= this.opts.lag) {
-      this.flush(); // held blocks are part of the lag: they must be on their way before anyone waits for them
-      await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+    if (this.failure === undefined && this.pending.size >= this.opts.lag) {
+      const started = performance.now();
+      while (this.failure === undefined && this.pending.size >= this.opts.lag) {
+        this.flush(); // held blocks are part of the lag: they must be on their way before anyone waits for them
+        await new Promise<void>((resolve) => this.roomWaiters.push(resolve));
+      }
+      this.waits.count++;
+      this.waits.ms += performance.now() - started;
     }
     if (this.failure !== undefined) throw this.failure;
   }

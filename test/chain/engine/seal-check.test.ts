@@ -31,7 +31,9 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) d.remove();
 });
 
-async function openChecked(): Promise<{ chain: Blockchain; failures: SealCheckFailedEvent[]; errors: string[] }> {
+async function openChecked(
+  lag = 4,
+): Promise<{ chain: Blockchain; failures: SealCheckFailedEvent[]; errors: string[] }> {
   const d = tempDir('seal-check-');
   dirs.push(d);
   const errors: string[] = [];
@@ -41,7 +43,7 @@ async function openChecked(): Promise<{ chain: Blockchain; failures: SealCheckFa
     rules: etcEngineRules(dev),
     noProof: true,
     flatState: true,
-    sealChecks: { lag: 4, network: dev, onError: (m) => errors.push(m) },
+    sealChecks: { lag, network: dev, onError: (m) => errors.push(m) },
   });
   chains.push(chain);
   const failures: SealCheckFailedEvent[] = [];
@@ -119,6 +121,20 @@ describe('the seal checker', () => {
     expect(failures).toEqual([]);
     expect(chain.sealChecks!.stats).toMatchObject({ checked: 6, failed: 0, errors: 0, pending: 0 });
     expect(chain.getHead().header.number).toBe(5n);
+  }, 60_000);
+
+  it('counts the waits of block production for the checker, and their time', async () => {
+    const { chain, failures, errors } = await openChecked(1);
+    expect(chain.sealChecks!.stats).toMatchObject({ waits: 0, waitedMs: 0 });
+    await mine(chain, [signedTx(chain, { from: 0, nonce: 0n, to: addresses[4]!, value: 1n })]);
+    // One block without its verdict fills a lag of 1: the next block would wait for it.
+    await chain.sealChecks!.room();
+    await settled(chain, failures, 0);
+    await chain.sealChecks!.room();
+    expect(errors).toEqual([]);
+    const { waits, waitedMs } = chain.sealChecks!.stats;
+    expect(waits).toBe(1);
+    expect(waitedMs).toBeGreaterThan(0);
   }, 60_000);
 
   it('reports one gas too many on a plain transfer, rewinds the head and refuses production', async () => {
