@@ -154,8 +154,7 @@ export class BlockImporter {
     const placed = await this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
     if (placed.status === 'head') {
       this.childlessHead = hash;
-      if (executedHere && result.state !== undefined)
-        this.kept.keep(hash, result.state, common, result.gasUsed);
+      if (executedHere && result.state !== undefined) this.kept.keep(hash, result.state, common, result.gasUsed);
     }
     this.times.note(validated - started, executed - validated, performance.now() - executed);
     if (assembled !== undefined && placed.status !== 'known')

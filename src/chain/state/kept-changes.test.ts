@@ -31,8 +31,7 @@ afterAll(async () => {
 /** Each listed account as `address-hash: before → after` (balances; '-' for absent). */
 function listed(changes: FlatChanges | undefined): string[] | undefined {
   if (changes === undefined) return undefined;
-  const balance = (leaf: Uint8Array | null) =>
-    leaf === null ? '-' : createAccountFromRLP(leaf).balance.toString();
+  const balance = (leaf: Uint8Array | null) => (leaf === null ? '-' : createAccountFromRLP(leaf).balance.toString());
   return changes.accounts.map((a) => `${bytesToHex(a.hashedKey)}: ${balance(a.before)} → ${balance(a.after)}`);
 }
 
