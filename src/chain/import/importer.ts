@@ -181,11 +181,12 @@ export class BlockImporter {
   }
 
   private async execute(block: Block, parent: BlockHeader, common: Common): Promise<RunnerResult> {
-    const state = this.kept.take(block.header.parentHash, this.p.view.getHead().hash(), common);
+    const parentStateRoot = this.p.view.stateRootAfter(parent);
+    const state = this.kept.take(block.header.parentHash, parentStateRoot, this.p.view.getHead().hash(), common);
     const runner = await BlockRunner.start({
       store: this.p.nodes,
       common,
-      parentStateRoot: this.p.view.stateRootAfter(parent),
+      parentStateRoot,
       envBlock: block,
       ancestors: this.p.view.ancestorsOf(parent),
       plainTransfers: !this.p.evmOnly,

@@ -31,15 +31,18 @@ export class KeptState {
   private taken: Kept | undefined;
 
   /**
-   * The state for a child of `parentHash` under `common`, when it is kept and `parentHash` is still the head;
+   * The state for a child of `parentHash` (whose post-state root is `parentRoot`) under `common`, when it is kept,
+   * still at that root, and `parentHash` is still the head;
    * emptied either way (a failed execution leaves a state half-moved: `keep` alone hands it back).
    */
-  take(parentHash: Uint8Array, headHash: Uint8Array, common: Common): OpenedState | undefined {
+  take(parentHash: Uint8Array, parentRoot: Uint8Array, headHash: Uint8Array, common: Common): OpenedState | undefined {
     const kept = this.kept;
     this.kept = undefined;
     this.taken = undefined;
     if (kept === undefined || kept.common !== common) return undefined;
     if (!equalsBytes(kept.hash, parentHash) || !equalsBytes(headHash, parentHash)) return undefined;
+    // A dev state edit in place gives the head another post-state under the same hash (state/edited-roots.ts).
+    if (!equalsBytes(kept.state.stateManager.trieRoot(), parentRoot)) return undefined;
     if (kept.blocks >= KEPT_BLOCKS || kept.gas >= KEPT_GAS) return undefined;
     // The parent's nodes are written and remembered by the node store: this block's batch gets its own.
     kept.state.buffer.pending.clear();

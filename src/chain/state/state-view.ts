@@ -95,6 +95,11 @@ export class ChainStateManager extends MerkleStateManager {
     super(opts);
   }
 
+  /** The account trie's root as it stands, without a flush: once a block's execution finished, its post-state root. */
+  trieRoot(): Uint8Array {
+    return (this._trie as StateTrie).root();
+  }
+
   /** The block's flat-state changes being listed (change-list.ts), between `beginFlatChanges` and `takeFlatChanges`. */
   private changes: ChangeList | undefined;
 
