@@ -5,7 +5,7 @@
  * An era1 file stores this root; recomputing it from the file's own headers and totals proves they belong together
  * and, compared with published roots, that the file is the canonical history.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export const EPOCH_BLOCKS = 8192;
 const DEPTH = 13; // log2(EPOCH_BLOCKS)
@@ -15,8 +15,12 @@ export interface HeaderRecord {
   readonly totalDifficulty: bigint;
 }
 
+/** The two 32-byte halves hashed, as one input: the one-shot hash costs less than half of a Hash object's round. */
+const pair = new Uint8Array(64);
 function sha256(a: Uint8Array, b: Uint8Array): Uint8Array {
-  return createHash('sha256').update(a).update(b).digest();
+  pair.set(a, 0);
+  pair.set(b, 32);
+  return hash('sha256', pair, 'buffer');
 }
 
 /** uint256 as SSZ serialises it: 32 little-endian bytes. */

@@ -50,6 +50,11 @@ export interface BlockRunnerInput {
    */
   readonly state?: OpenedState;
   /**
+   * List the block's flat-state changes on a given `state` too (as on a state opened for the block): an import
+   * continuing on the previous block's state, whose flat state is at that block's root when this one finishes.
+   */
+  readonly listFlatChanges?: boolean;
+  /**
    * Execute on the flat state over the opened one (flat-state.ts: accounts as objects, the trie written once at
    * the root): the dev miner's assembly. Default false, the state manager itself (imports, other networks).
    */
@@ -116,7 +121,7 @@ export class BlockRunner {
     const sm = input.flat === true ? flatStateOver(opened.stateManager) : opened.stateManager;
     if (sm instanceof FlatState) sm.beginFlatChanges(input.parentStateRoot);
     // A state opened for this block: its changes are listed for the flat table's head move (state/change-list.ts).
-    else if (input.state === undefined) opened.stateManager.beginFlatChanges(input.parentStateRoot);
+    else if (listsFlatChanges(input)) opened.stateManager.beginFlatChanges(input.parentStateRoot);
     await sm.checkpoint();
     const transfers =
       input.plainTransfers !== false && plainTransfersApply(input.common)
@@ -255,7 +260,7 @@ export class BlockRunner {
     const flatChanges =
       sm instanceof FlatState
         ? sm.takeFlatChanges(stateRoot)
-        : this.input.state === undefined
+        : listsFlatChanges(this.input)
           ? this.opened.stateManager.takeFlatChanges(stateRoot)
           : undefined;
     return {
@@ -269,6 +274,11 @@ export class BlockRunner {
       state: this.opened,
     };
   }
+}
+
+/** A state opened for the block lists its flat-state changes (state/change-list.ts); a given one when asked to. */
+function listsFlatChanges(input: BlockRunnerInput): boolean {
+  return input.state === undefined || input.listFlatChanges === true;
 }
 
 function reasonOf(err: unknown): string {

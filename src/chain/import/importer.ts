@@ -21,6 +21,7 @@ import { BufferedTrieDB, type TrieNodeStore } from '../state/trie-db.js';
 import type { ForkChoice, ImportResult } from './fork-choice.js';
 import { BlockImportError, invalidBlock } from './import-error.js';
 import { ImportTimes } from './import-times.js';
+import { KeptState } from './kept-state.js';
 import type { BlockValidator } from './validate.js';
 
 export type { ImportResult };
@@ -63,12 +64,15 @@ export class BlockImporter {
   private childlessHead: Uint8Array | undefined;
   /** Main-thread time per import step, for the history import's report (a few clock reads per block). */
   readonly times = new ImportTimes();
+  /** The state the last block executed here finished on, for its child's execution (kept-state.ts). */
+  private readonly kept = new KeptState();
 
   constructor(private readonly p: ImporterParts) {}
 
   /** A rewind or a run of empty blocks stored without this importer: the next import reads the store again. */
   forgetChildlessHead(): void {
     this.childlessHead = undefined;
+    this.kept.drop();
   }
 
   /** Not serialised here: the chain's import queue runs one at a time. */
@@ -112,6 +116,7 @@ export class BlockImporter {
 
     const parentRoot = this.p.view.stateRootAfter(parent);
     const validated = performance.now();
+    const executedHere = checkpoint === undefined && assembled === undefined;
     const result =
       checkpoint !== undefined ? this.unexecuted(parent) : (assembled ?? (await this.execute(block, parent, common)));
     const executed = performance.now();
@@ -147,7 +152,10 @@ export class BlockImporter {
         ? undefined
         : () => this.p.warm.keep(block, assembled, view.commonAt(block.header.number));
     const placed = await this.p.forkChoice.place(batch, block, weight, remember, keepWarm);
-    if (placed.status === 'head') this.childlessHead = hash;
+    if (placed.status === 'head') {
+      this.childlessHead = hash;
+      if (executedHere && result.state !== undefined) this.kept.keep(hash, result.state, common, result.gasUsed);
+    }
     this.times.note(validated - started, executed - validated, performance.now() - executed);
     if (assembled !== undefined && placed.status !== 'known')
       this.p.checks?.submit({
@@ -173,13 +181,16 @@ export class BlockImporter {
   }
 
   private async execute(block: Block, parent: BlockHeader, common: Common): Promise<RunnerResult> {
+    const parentStateRoot = this.p.view.stateRootAfter(parent);
+    const state = this.kept.take(block.header.parentHash, parentStateRoot, this.p.view.getHead().hash(), common);
     const runner = await BlockRunner.start({
       store: this.p.nodes,
       common,
-      parentStateRoot: this.p.view.stateRootAfter(parent),
+      parentStateRoot,
       envBlock: block,
       ancestors: this.p.view.ancestorsOf(parent),
       plainTransfers: !this.p.evmOnly,
+      ...(state !== undefined ? { state, listFlatChanges: true } : {}),
     });
     for (let i = 0; i < block.transactions.length; i++) {
       const outcome = await runner.apply(block.transactions[i]);

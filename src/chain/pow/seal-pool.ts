@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { spawnSiblingWorker } from '../workers/spawn.js';
 import { WASM_SLOTS } from './ethash-wasm.js';
+import { packSeals } from './packed-seals.js';
 import type { SealInput } from './seal.js';
 import type { SealWorkerMessage, SealWorkerReply, SharedCache } from './seal-worker.js';
 
@@ -101,7 +102,13 @@ export class SealWorkerPool {
     return new Promise((resolve, reject) => {
       // A worker that dies with this job queued rejects it (see `fail` below).
       w.waiting.set(id, { resolve, reject });
-      w.worker.postMessage({ kind: 'verify', id, key, fullSize, seals } satisfies SealWorkerMessage);
+      const packed = packSeals(seals);
+      if (packed === undefined)
+        w.worker.postMessage({ kind: 'verify', id, key, fullSize, seals } satisfies SealWorkerMessage);
+      else
+        w.worker.postMessage({ kind: 'verify', id, key, fullSize, seals: packed } satisfies SealWorkerMessage, [
+          packed.buffer,
+        ]);
     });
   }
 

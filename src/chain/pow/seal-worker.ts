@@ -6,6 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadKeccak } from '../base/keccak.js';
 import { bindCacheMemory, setThreadSlot } from './light.js';
+import { unpackSeals } from './packed-seals.js';
 import { checkSeals, type SealInput } from './seal.js';
 
 /** An epoch's cache as threads share it: inside a WebAssembly cache memory when that path runs, else a plain SAB. */
@@ -24,7 +25,8 @@ export type SealWorkerMessage =
       readonly id: number;
       readonly key: string;
       readonly fullSize: number;
-      readonly seals: readonly SealInput[];
+      /** The seals as objects, or packed (packed-seals.ts: moved, not copied). */
+      readonly seals: readonly SealInput[] | Uint8Array;
     };
 
 export interface SealWorkerReply {
@@ -47,10 +49,11 @@ parentPort?.on('message', (message: SealWorkerMessage) => {
   } else if (message.kind === 'drop') caches.delete(message.key);
   else {
     const cache = caches.get(message.key);
+    const seals = message.seals instanceof Uint8Array ? unpackSeals(message.seals) : message.seals;
     const verdicts =
       cache === undefined
-        ? message.seals.map(() => `no Ethash cache for epoch ${message.key} in the seal worker`)
-        : checkSeals(cache, message.fullSize, message.seals).map((check) => (check.valid ? true : check.message));
+        ? seals.map(() => `no Ethash cache for epoch ${message.key} in the seal worker`)
+        : checkSeals(cache, message.fullSize, seals).map((check) => (check.valid ? true : check.message));
     parentPort?.postMessage({ id: message.id, verdicts } satisfies SealWorkerReply);
   }
 });

@@ -95,6 +95,11 @@ export class ChainStateManager extends MerkleStateManager {
     super(opts);
   }
 
+  /** The account trie's root as it stands, without a flush: once a block's execution finished, its post-state root. */
+  trieRoot(): Uint8Array {
+    return (this._trie as StateTrie).root();
+  }
+
   /** The block's flat-state changes being listed (change-list.ts), between `beginFlatChanges` and `takeFlatChanges`. */
   private changes: ChangeList | undefined;
 
@@ -204,7 +209,27 @@ export class ChainStateManager extends MerkleStateManager {
 
   override async putAccount(address: Address, account: Account | undefined): Promise<void> {
     this.written?.noteAccount(address.bytes);
+    this.noteCachedBefore(address);
     return super.putAccount(address, account);
+  }
+
+  override async deleteAccount(address: Address): Promise<void> {
+    this.noteCachedBefore(address);
+    return super.deleteAccount(address);
+  }
+
+  /**
+   * Before the block's first write of an account its cached element is its value at the parent root (elements never
+   * change, decoded-accounts.ts): for the change list, as a flat read would say it. On a state kept from the
+   * previous block (import/kept-state.ts) the accounts it touched are cached, never read from the flat state, and
+   * the list would otherwise look each written one up there at its end.
+   */
+  private noteCachedBefore(address: Address): void {
+    const changes = this.changes;
+    if (changes === undefined) return;
+    const elem = this._caches?.account?.get(address);
+    if (elem === undefined) return;
+    changes.readAccount((this._trie as StateTrie).root(), keccak256(address.bytes), elem.accountRLP ?? null);
   }
 
   /**
