@@ -27,8 +27,34 @@ export const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
  * a hot writer keeps its position in a local and stores it back once.
  */
 
-export function putBytes(buf: Buffer, p: number, bytes: Buffer): number {
-  for (let i = 0; i < bytes.length; i++) buf[p++] = bytes[i]!;
+/**
+ * A piece of ASCII text written often (the struct logger's field names, an opcode's `,"op":"NAME","gas":`), kept as
+ * little-endian 32-bit words and a tail of at most three bytes: `putPiece` stores four bytes at a time, which wrote
+ * a struct-log entry's ~60 bytes of fixed text in less than half the time of a byte loop (measured alone).
+ */
+export class AsciiPiece {
+  readonly length: number;
+  readonly words: Uint32Array;
+  readonly tail: Uint8Array;
+
+  constructor(text: string) {
+    const bytes = ascii(text);
+    this.length = bytes.length;
+    this.words = new Uint32Array(bytes.length >> 2);
+    for (let i = 0; i < this.words.length; i++) this.words[i] = bytes.readUInt32LE(4 * i);
+    this.tail = Uint8Array.from(bytes.subarray(4 * this.words.length));
+  }
+}
+
+/** `piece` at `p` of `out`'s buffer (room reserved), through its view; the position after. */
+export function putPiece(out: JsonBytes, p: number, piece: AsciiPiece): number {
+  const { view, buf } = out;
+  const { words, tail } = piece;
+  for (let i = 0; i < words.length; i++) {
+    view.setUint32(p, words[i]!, true);
+    p += 4;
+  }
+  for (let i = 0; i < tail.length; i++) buf[p++] = tail[i]!;
   return p;
 }
 
@@ -84,12 +110,17 @@ export function putAscii(buf: Uint8Array, p: number, s: string): number {
 let spare: Buffer | undefined;
 const SPARE_MAX = 4 << 20;
 
+const viewOf = (buf: Buffer): DataView => new DataView(buf.buffer, buf.byteOffset, buf.length);
+
 export class JsonBytes {
   buf: Buffer;
+  /** A view of `buf` (for `putPiece`), replaced with it. */
+  view: DataView;
   pos = 0;
 
   constructor(initial = 1 << 16) {
     this.buf = spare ?? Buffer.allocUnsafe(initial);
+    this.view = viewOf(this.buf);
     spare = undefined;
   }
 
@@ -101,6 +132,7 @@ export class JsonBytes {
     const grown = Buffer.allocUnsafe(size);
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
+    this.view = viewOf(grown);
   }
 
   /** An ASCII string (field names, punctuation, opcode names, hex). */
@@ -114,12 +146,6 @@ export class JsonBytes {
     const n = Buffer.byteLength(s, 'utf8');
     this.reserve(n);
     this.pos += this.buf.write(s, this.pos, n, 'utf8');
-  }
-
-  /** Bytes already encoded (a prepared piece of text). */
-  raw(bytes: Buffer): void {
-    this.reserve(bytes.length);
-    this.pos = putBytes(this.buf, this.pos, bytes);
   }
 
   /** A non-negative integer below 2^53 in decimal. */
@@ -179,6 +205,7 @@ export class JsonBytes {
     const { buf } = this;
     const pieces = [Buffer.from(head, 'utf8'), buf.subarray(0, this.pos), Buffer.from(tail, 'utf8')];
     this.buf = EMPTY;
+    this.view = viewOf(EMPTY);
     this.pos = 0;
     const release = (): void => {
       if (buf.length <= SPARE_MAX) spare = buf;

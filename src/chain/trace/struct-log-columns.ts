@@ -8,13 +8,13 @@
  * the buffer); a changed one copies it too and rewrites the rows that changed.
  */
 import { stringBytes } from './budget.js';
-import { type JsonBytes, ascii, putAscii, putBytes, putHexUint } from './json-bytes.js';
+import { AsciiPiece, type JsonBytes, ascii, putAscii, putHexUint, putPiece } from './json-bytes.js';
 
 /** Heap bytes of the two-piece rope `0x${…}` makes of a string of 13 characters or more. */
 const ROPE = 32;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const STACK_OPEN = ascii(',"stack":[');
-const STACK_EMPTY = ascii(',"stack":[]');
+const STACK_OPEN = new AsciiPiece(',"stack":[');
+const STACK_EMPTY = new AsciiPiece(',"stack":[]');
 const [COMMA, QUOTE, ZERO, X, CLOSE] = ascii(',"0x]');
 
 /** Stack words as 0x quantities, bottom first. */
@@ -33,7 +33,7 @@ export class StackText {
     // Per word at most a comma, quotes, 0x and 64 digits.
     out.reserve(STACK_OPEN.length + 1 + 69 * n);
     const buf = out.buf;
-    let p = putBytes(buf, out.pos, n === 0 ? STACK_EMPTY : STACK_OPEN);
+    let p = putPiece(out, out.pos, n === 0 ? STACK_EMPTY : STACK_OPEN);
     let fresh = 0;
     let chars = 0;
     const { words } = this;
