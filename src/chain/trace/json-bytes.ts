@@ -17,6 +17,12 @@ const HEX_PAIRS = (() => {
 const EMPTY = Buffer.alloc(0);
 /** 10^i for i < 10 (the decimal widths of a 31-bit integer). */
 const POWERS_OF_TEN = Array.from({ length: 10 }, (_, i) => 10 ** i);
+/** The two ASCII decimal digits of 0–99, tens digit in the high byte. */
+const DECIMAL_PAIRS = (() => {
+  const pairs = new Uint16Array(100);
+  for (let i = 0; i < 100; i++) pairs[i] = ((48 + ((i / 10) | 0)) << 8) | (48 + (i % 10));
+  return pairs;
+})();
 const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /** Text as bytes, made once (for pieces written often); a Buffer as the one written to, so writes see one kind. */
@@ -69,7 +75,20 @@ export function putUint(buf: Uint8Array, p: number, n: number): number {
     while (digits < 10 && n >= POWERS_OF_TEN[digits]!) digits++;
     const end = p + digits;
     let q = end;
-    for (let t = n; q > p; t = (t / 10) | 0) buf[--q] = 48 + (t % 10);
+    // Two digits per division: a trace's gas figures have six or seven (a quarter of the entry's writing time).
+    let t = n | 0;
+    while (t >= 100) {
+      const upper = (t / 100) | 0;
+      const pair = DECIMAL_PAIRS[t - upper * 100]!;
+      buf[--q] = pair & 0xff;
+      buf[--q] = pair >> 8;
+      t = upper;
+    }
+    if (t >= 10) {
+      const pair = DECIMAL_PAIRS[t]!;
+      buf[--q] = pair & 0xff;
+      buf[--q] = pair >> 8;
+    } else buf[--q] = 48 + t;
     return end;
   }
   let digits = 1;
