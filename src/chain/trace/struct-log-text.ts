@@ -38,6 +38,20 @@ function opText(name: string): AsciiPiece {
 const opNames: (string | undefined)[] = new Array(256).fill(undefined);
 const opPieces: (AsciiPiece | undefined)[] = new Array(256).fill(undefined);
 
+/**
+ * Each opcode's last fee and its value as a number: a fixed fee is the same BigInt every time, and comparing it
+ * costs less than converting it again (BigInt to Number was a tenth of an entry's writing time).
+ */
+const feeBigs: bigint[] = new Array(256).fill(-1n);
+const feeNumbers: number[] = new Array(256).fill(0);
+function feeOf(op: number, fee: bigint): number {
+  if (feeBigs[op] === fee) return feeNumbers[op]!;
+  const n = Number(fee);
+  feeBigs[op] = fee;
+  feeNumbers[op] = n;
+  return n;
+}
+
 function opPieceOf(op: number, name: string): AsciiPiece {
   if (opNames[op] !== name) {
     opNames[op] = name;
@@ -105,7 +119,7 @@ export class StructLogText implements Tracer {
     p = putUint(buf, p, Number(s.gas));
     p = putPiece(out, p, GAS_COST);
     this.gasCostAt = p;
-    this.gasCost = Number(s.gasCost);
+    this.gasCost = feeOf(s.op, s.gasCost);
     p = putUint(buf, p, this.gasCost);
     this.gasCostEnd = p;
     p = putPiece(out, p, DEPTH);
