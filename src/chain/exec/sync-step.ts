@@ -123,13 +123,13 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   if (info.isAsync || info.isInvalid || (info.dynamicGas && entry.syncGas === undefined)) return false;
   const evm = interpreter._evm;
   if (evm.DEBUG === true || interpreter.profilerOpts?.enabled === true) return false;
-  let probe: StepProbe | undefined;
-  if ((evm.events?.listenerCount('step') ?? 0) > 0) {
-    // A tracing probe (step-probe.ts) sees the step here, before the charge, as the library's hook would.
-    probe = stepProbeOf(evm);
+  // A tracing probe (step-probe.ts) sees the step here, before the charge, as the library's hook would. A probe
+  // comes with its `step` listener (setStepProbe adds both), so with one set the listeners need no count.
+  const probe: StepProbe | undefined = stepProbeOf(evm);
+  if (probe !== undefined) {
     // A dynamic charge can fail before the library's hook, which then still reports the step: its path does that.
-    if (probe === undefined || probe.awaits(info.code) || info.dynamicGas) return false;
-  }
+    if (probe.awaits(info.code) || info.dynamicGas) return false;
+  } else if ((evm.events?.listenerCount('step') ?? 0) > 0) return false;
   if (runState.eip7928PostTargetCallOog !== undefined) return false;
   if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
   const gas = info.dynamicGas ? entry.syncGas!(runState, info.feeBigInt, interpreter.common) : info.feeBigInt;

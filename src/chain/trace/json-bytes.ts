@@ -17,6 +17,12 @@ const HEX_PAIRS = (() => {
 const EMPTY = Buffer.alloc(0);
 /** 10^i for i < 10 (the decimal widths of a 31-bit integer). */
 const POWERS_OF_TEN = Array.from({ length: 10 }, (_, i) => 10 ** i);
+/** The two ASCII decimal digits of 0–99, tens digit in the high byte. */
+const DECIMAL_PAIRS = (() => {
+  const pairs = new Uint16Array(100);
+  for (let i = 0; i < 100; i++) pairs[i] = ((48 + ((i / 10) | 0)) << 8) | (48 + (i % 10));
+  return pairs;
+})();
 const HEX_DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 
 /** Text as bytes, made once (for pieces written often); a Buffer as the one written to, so writes see one kind. */
@@ -27,8 +33,34 @@ export const ascii = (s: string): Buffer => Buffer.from(s, 'latin1');
  * a hot writer keeps its position in a local and stores it back once.
  */
 
-export function putBytes(buf: Buffer, p: number, bytes: Buffer): number {
-  for (let i = 0; i < bytes.length; i++) buf[p++] = bytes[i]!;
+/**
+ * A piece of ASCII text written often (the struct logger's field names, an opcode's `,"op":"NAME","gas":`), kept as
+ * little-endian 32-bit words and a tail of at most three bytes: `putPiece` stores four bytes at a time, which wrote
+ * a struct-log entry's ~60 bytes of fixed text in less than half the time of a byte loop (measured alone).
+ */
+export class AsciiPiece {
+  readonly length: number;
+  readonly words: Uint32Array;
+  readonly tail: Uint8Array;
+
+  constructor(text: string) {
+    const bytes = ascii(text);
+    this.length = bytes.length;
+    this.words = new Uint32Array(bytes.length >> 2);
+    for (let i = 0; i < this.words.length; i++) this.words[i] = bytes.readUInt32LE(4 * i);
+    this.tail = Uint8Array.from(bytes.subarray(4 * this.words.length));
+  }
+}
+
+/** `piece` at `p` of `out`'s buffer (room reserved), through its view; the position after. */
+export function putPiece(out: JsonBytes, p: number, piece: AsciiPiece): number {
+  const { view, buf } = out;
+  const { words, tail } = piece;
+  for (let i = 0; i < words.length; i++) {
+    view.setUint32(p, words[i]!, true);
+    p += 4;
+  }
+  for (let i = 0; i < tail.length; i++) buf[p++] = tail[i]!;
   return p;
 }
 
@@ -43,7 +75,20 @@ export function putUint(buf: Uint8Array, p: number, n: number): number {
     while (digits < 10 && n >= POWERS_OF_TEN[digits]!) digits++;
     const end = p + digits;
     let q = end;
-    for (let t = n; q > p; t = (t / 10) | 0) buf[--q] = 48 + (t % 10);
+    // Two digits per division: a trace's gas figures have six or seven (a quarter of the entry's writing time).
+    let t = n | 0;
+    while (t >= 100) {
+      const upper = (t / 100) | 0;
+      const pair = DECIMAL_PAIRS[t - upper * 100]!;
+      buf[--q] = pair & 0xff;
+      buf[--q] = pair >> 8;
+      t = upper;
+    }
+    if (t >= 10) {
+      const pair = DECIMAL_PAIRS[t]!;
+      buf[--q] = pair & 0xff;
+      buf[--q] = pair >> 8;
+    } else buf[--q] = 48 + t;
     return end;
   }
   let digits = 1;
@@ -84,12 +129,17 @@ export function putAscii(buf: Uint8Array, p: number, s: string): number {
 let spare: Buffer | undefined;
 const SPARE_MAX = 4 << 20;
 
+const viewOf = (buf: Buffer): DataView => new DataView(buf.buffer, buf.byteOffset, buf.length);
+
 export class JsonBytes {
   buf: Buffer;
+  /** A view of `buf` (for `putPiece`), replaced with it. */
+  view: DataView;
   pos = 0;
 
   constructor(initial = 1 << 16) {
     this.buf = spare ?? Buffer.allocUnsafe(initial);
+    this.view = viewOf(this.buf);
     spare = undefined;
   }
 
@@ -101,6 +151,7 @@ export class JsonBytes {
     const grown = Buffer.allocUnsafe(size);
     this.buf.copy(grown, 0, 0, this.pos);
     this.buf = grown;
+    this.view = viewOf(grown);
   }
 
   /** An ASCII string (field names, punctuation, opcode names, hex). */
@@ -114,12 +165,6 @@ export class JsonBytes {
     const n = Buffer.byteLength(s, 'utf8');
     this.reserve(n);
     this.pos += this.buf.write(s, this.pos, n, 'utf8');
-  }
-
-  /** Bytes already encoded (a prepared piece of text). */
-  raw(bytes: Buffer): void {
-    this.reserve(bytes.length);
-    this.pos = putBytes(this.buf, this.pos, bytes);
   }
 
   /** A non-negative integer below 2^53 in decimal. */
@@ -179,6 +224,7 @@ export class JsonBytes {
     const { buf } = this;
     const pieces = [Buffer.from(head, 'utf8'), buf.subarray(0, this.pos), Buffer.from(tail, 'utf8')];
     this.buf = EMPTY;
+    this.view = viewOf(EMPTY);
     this.pos = 0;
     const release = (): void => {
       if (buf.length <= SPARE_MAX) spare = buf;

@@ -3,25 +3,30 @@
  * object logger's columns (struct-log-values.ts) give for the request's budget: which values a step repeats from the
  * one before costs the object logger no new strings, and the budget charges both loggers alike.
  *
- * A stack word below 2^53 is written digit by digit; a wider one is made into hex text once and reused while it
- * stays at its place in the stack. A memory equal to the last one written repeats that text (a native copy within
+ * A stack word below 2^53 is written digit by digit, a wider one from its hex text; either text is kept per place in
+ * the stack and copied again while the same word stays there (most of a stack does from one step to the next), so
+ * an unchanged word costs no BigInt conversion. A memory equal to the last one written repeats that text (a native copy within
  * the buffer); a changed one copies it too and rewrites the rows that changed.
  */
 import { stringBytes } from './budget.js';
-import { type JsonBytes, ascii, putAscii, putBytes, putHexUint } from './json-bytes.js';
+import { AsciiPiece, type JsonBytes, ascii, putAscii, putHexUint, putPiece } from './json-bytes.js';
 
 /** Heap bytes of the two-piece rope `0x${…}` makes of a string of 13 characters or more. */
 const ROPE = 32;
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const STACK_OPEN = ascii(',"stack":[');
-const STACK_EMPTY = ascii(',"stack":[]');
+const STACK_OPEN = new AsciiPiece(',"stack":[');
+const STACK_EMPTY = new AsciiPiece(',"stack":[]');
 const [COMMA, QUOTE, ZERO, X, CLOSE] = ascii(',"0x]');
+
+/** Hex digits of a stack word at most. */
+const SLOT = 64;
 
 /** Stack words as 0x quantities, bottom first. */
 export class StackText {
-  /** The last step's words, and the hex text of the wide ones among them. */
+  /** The last step's words, and their hex digits: place `i`'s at `i * SLOT` of `digits`, `digitCount[i]` of them. */
   private readonly words: bigint[] = [];
-  private texts: string[] = [];
+  private digits = new Uint8Array(16 * SLOT);
+  private readonly digitCount: number[] = [];
   private length = 0;
   /** Of the last write: heap bytes of the strings the object logger makes for it. */
   freshBytes = 0;
@@ -32,11 +37,16 @@ export class StackText {
   write(out: JsonBytes, stack: readonly bigint[], n: number): void {
     // Per word at most a comma, quotes, 0x and 64 digits.
     out.reserve(STACK_OPEN.length + 1 + 69 * n);
+    if (this.digits.length < n * SLOT) {
+      const grown = new Uint8Array(Math.max(n, 2 * (this.digits.length / SLOT)) * SLOT);
+      grown.set(this.digits);
+      this.digits = grown;
+    }
     const buf = out.buf;
-    let p = putBytes(buf, out.pos, n === 0 ? STACK_EMPTY : STACK_OPEN);
+    let p = putPiece(out, out.pos, n === 0 ? STACK_EMPTY : STACK_OPEN);
     let fresh = 0;
     let chars = 0;
-    const { words } = this;
+    const { words, digits, digitCount } = this;
     for (let i = 0; i < n; i++) {
       const word = stack[i]!;
       const same = i < this.length && words[i] === word;
@@ -45,11 +55,14 @@ export class StackText {
       buf[p++] = ZERO;
       buf[p++] = X;
       const start = p;
-      if (word <= SAFE) p = putHexUint(buf, p, Number(word));
-      else {
-        let text = same ? this.texts[i] : undefined;
-        if (text === undefined) this.texts[i] = text = word.toString(16);
-        p = putAscii(buf, p, text);
+      const slot = i * SLOT;
+      if (same) {
+        const end = slot + digitCount[i]!;
+        for (let d = slot; d < end; d++) buf[p++] = digits[d]!;
+      } else {
+        p = word <= SAFE ? putHexUint(buf, p, Number(word)) : putAscii(buf, p, word.toString(16));
+        for (let d = start; d < p; d++) digits[slot + d - start] = buf[d]!;
+        digitCount[i] = p - start;
       }
       buf[p++] = QUOTE;
       const len = 2 + p - 1 - start;

@@ -150,7 +150,25 @@ describe('StructLogText', () => {
 describe('putUint / putHexUint', () => {
   it('write what String and toString(16) give, across the widths they treat apart', () => {
     const buf = Buffer.alloc(32);
-    const values = [0, 9, 10, 99, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, 2 ** 32, 2 ** 32 + 5, 2 ** 40 + 1, 2 ** 53 - 1];
+    const values = [
+      0,
+      9,
+      10,
+      99,
+      100,
+      101,
+      909,
+      1000,
+      10_010,
+      978_123,
+      2 ** 31 - 1,
+      2 ** 31,
+      2 ** 32 - 1,
+      2 ** 32,
+      2 ** 32 + 5,
+      2 ** 40 + 1,
+      2 ** 53 - 1,
+    ];
     const next = random(7);
     for (let i = 0; i < 2000; i++) values.push(Math.floor(next() * 2 ** Math.floor(next() * 54)));
     for (const v of values) {

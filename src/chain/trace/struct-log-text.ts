@@ -9,7 +9,7 @@
  */
 import { bytesToUnprefixedHex } from '@ethereumjs/util';
 import { JSON_COPIES, type TraceBudget, arrayBytes, objectBytes, stringBytes } from './budget.js';
-import { JsonBytes, ascii, putBytes, putUint } from './json-bytes.js';
+import { AsciiPiece, JsonBytes, putPiece, putUint } from './json-bytes.js';
 import { JsonText } from './json.js';
 import { MemoryText, StackText } from './struct-log-columns.js';
 import { touchSlots } from './struct-log-slots.js';
@@ -18,18 +18,46 @@ import { TraceLimitError, type StepInfo, type StructLoggerConfig, type Tracer, t
 
 const SLOAD = 0x54;
 const SSTORE = 0x55;
-const FIRST_PC = ascii('{"pc":');
-const NEXT_PC = ascii(',{"pc":');
-const GAS_COST = ascii(',"gasCost":');
-const DEPTH = ascii(',"depth":');
+const FIRST_PC = new AsciiPiece('{"pc":');
+const NEXT_PC = new AsciiPiece(',{"pc":');
+const GAS_COST = new AsciiPiece(',"gasCost":');
+const DEPTH = new AsciiPiece(',"depth":');
 const ENTRY_FIXED = NEXT_PC.length + GAS_COST.length + DEPTH.length;
 
 /** The text of each opcode name's part of an entry, `,"op":"NAME","gas":`, made once per name. */
-const opTexts = new Map<string, Buffer>();
-function opText(name: string): Buffer {
+const opTexts = new Map<string, AsciiPiece>();
+function opText(name: string): AsciiPiece {
   let text = opTexts.get(name);
-  if (text === undefined) opTexts.set(name, (text = ascii(`,"op":"${name}","gas":`)));
+  if (text === undefined) opTexts.set(name, (text = new AsciiPiece(`,"op":"${name}","gas":`)));
   return text;
+}
+/**
+ * Op names by opcode byte, and their entry text, as last seen (a fork may name a byte differently); shared by every
+ * trace (per trace, filling these arrays was ~2.5 KB of garbage).
+ */
+const opNames: (string | undefined)[] = new Array(256).fill(undefined);
+const opPieces: (AsciiPiece | undefined)[] = new Array(256).fill(undefined);
+
+/**
+ * Each opcode's last fee and its value as a number: a fixed fee is the same BigInt every time, and comparing it
+ * costs less than converting it again (BigInt to Number was a tenth of an entry's writing time).
+ */
+const feeBigs: bigint[] = new Array(256).fill(-1n);
+const feeNumbers: number[] = new Array(256).fill(0);
+function feeOf(op: number, fee: bigint): number {
+  if (feeBigs[op] === fee) return feeNumbers[op]!;
+  const n = Number(fee);
+  feeBigs[op] = fee;
+  feeNumbers[op] = n;
+  return n;
+}
+
+function opPieceOf(op: number, name: string): AsciiPiece {
+  if (opNames[op] !== name) {
+    opNames[op] = name;
+    opPieces[op] = opText(name);
+  }
+  return opPieces[op]!;
 }
 
 export class StructLogText implements Tracer {
@@ -47,9 +75,6 @@ export class StructLogText implements Tracer {
   private readonly stack = new StackText();
   private readonly memory = new MemoryText();
   private end: TxEnd | undefined;
-  /** Op names by opcode byte, and their entry text, as last seen (a fork may name a byte differently). */
-  private readonly opNames: string[] = [];
-  private readonly opBytes: Buffer[] = [];
   readonly asyncSteps: boolean;
   /** The config's switches, read once (a step reads them all). */
   private readonly limit: number;
@@ -84,20 +109,20 @@ export class StructLogText implements Tracer {
     }
     this.close();
     const { out } = this;
-    const opBytes = this.opBytesOf(s.op, s.opName);
+    const opPiece = opPieceOf(s.op, s.opName);
     // Up to the stack: the fixed text, the op's, and five numbers of at most 16 digits.
-    out.reserve(ENTRY_FIXED + opBytes.length + 5 * 16);
+    out.reserve(ENTRY_FIXED + opPiece.length + 5 * 16);
     const buf = out.buf;
-    let p = putBytes(buf, out.pos, this.count === 0 ? FIRST_PC : NEXT_PC);
+    let p = putPiece(out, out.pos, this.count === 0 ? FIRST_PC : NEXT_PC);
     p = putUint(buf, p, s.pc);
-    p = putBytes(buf, p, opBytes);
+    p = putPiece(out, p, opPiece);
     p = putUint(buf, p, Number(s.gas));
-    p = putBytes(buf, p, GAS_COST);
+    p = putPiece(out, p, GAS_COST);
     this.gasCostAt = p;
-    this.gasCost = Number(s.gasCost);
+    this.gasCost = feeOf(s.op, s.gasCost);
     p = putUint(buf, p, this.gasCost);
     this.gasCostEnd = p;
-    p = putBytes(buf, p, DEPTH);
+    p = putPiece(out, p, DEPTH);
     out.pos = putUint(buf, p, s.depth);
     let heap = ENTRY_HEAP;
     let json = ENTRY_JSON + s.opName.length;
@@ -133,14 +158,6 @@ export class StructLogText implements Tracer {
     if (!this.asyncSteps || (s.op !== SLOAD && s.op !== SSTORE)) return undefined;
     const entry = this.count;
     return touchSlots(s, this.storage, (slots) => this.keepStorage(entry, slots));
-  }
-
-  private opBytesOf(op: number, name: string): Buffer {
-    if (this.opNames[op] !== name) {
-      this.opNames[op] = name;
-      this.opBytes[op] = opText(name);
-    }
-    return this.opBytes[op]!;
   }
 
   private keepStorage(entry: number, slots: Record<string, string>): void {
