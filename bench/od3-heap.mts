@@ -1,0 +1,14 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ChainEngine } from '../src/chain/engine/engine.js';
+import { startHeapSampling } from './heap-sampling.js';
+const survivors = process.argv[2] === 'survivors';
+const engine = await ChainEngine.open({ dataDir: mkdtempSync(join(tmpdir(), 'od3h-')), network: 'dev', seal: 'instant' });
+for (let i = 0; i < 30; i++) await engine.miner.mineBlocks(99, { withTransactions: false });
+const h = await startHeapSampling(1024, survivors);
+for (let i = 0; i < 50; i++) await engine.miner.mineBlocks(99, { withTransactions: false });
+const r = await h.stop('/tmp/od3.heapprofile', 30);
+console.log(`total ${(r.totalBytes / 4950).toFixed(0)} B/block`);
+for (const s of r.sites) console.log(`${(s.bytes / 4950).toFixed(0).padStart(6)} B/block  ${s.site}`);
+await engine.close();
