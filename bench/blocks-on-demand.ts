@@ -27,6 +27,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     /** A file for the node's stdout (what --trace-gc and the like print). */
     stdout: { type: 'string' },
+    /** Extra svc-node arguments, space-separated (e.g. "--db.write-buffer-size 33554432"). */
+    'node-args': { type: 'string', default: '' },
     /** Extra node flags for the node process, space-separated (e.g. "--single-threaded-gc"). */
     'node-flags': { type: 'string', default: '' },
     /** Empty blocks per transfer (99 as the peer bench; 0: the transfers alone, the one-transaction blocks' cost). */
@@ -76,6 +78,7 @@ async function run(index: number, dataDir: string): Promise<void> {
       dataDir,
       '--log-level',
       'warn',
+      ...values['node-args'].split(' ').filter(Boolean),
     ],
     {
       cwd: values.repo,
