@@ -130,6 +130,24 @@ async function run(index: number, dataDir: string): Promise<void> {
       add(phaseCpu.transfer, c);
     }
     const wall = performance.now() - started;
+    // eth_getLogs over the last 1,000 blocks (10 logs), as the peer bench's row after the build: median of 61 and the main thread's CPU per query.
+    const head = BigInt(await rpc.call<string>('eth_blockNumber'));
+    const filter = {
+      fromBlock: `0x${(head - 999n).toString(16)}`,
+      toBlock: `0x${head.toString(16)}`,
+      address: deploy.address,
+    };
+    const logTimes: number[] = [];
+    let logsCpu = 0;
+    for (let i = 0; i < 62; i++) {
+      if (i === 1) logsCpu = processCpuMs(pid, pid);
+      const t = performance.now();
+      const logs = await rpc.call<unknown[]>('eth_getLogs', [filter]);
+      if (i > 0) logTimes.push(performance.now() - t);
+      if (logs.length !== Math.min(10, calls)) throw new Error(`eth_getLogs: ${logs.length} logs`);
+    }
+    logsCpu = (processCpuMs(pid, pid) - logsCpu) / logTimes.length;
+    const logsMs = logTimes.sort((a, b) => a - b)[30]!;
     const cpuMs = processCpuMs(child.pid!) - cpu;
     const threads = [...threadCpu(pid)]
       .map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const)
@@ -142,7 +160,7 @@ async function run(index: number, dataDir: string): Promise<void> {
     console.log(
       `run ${index}: ${made} blocks in ${wall.toFixed(0)} ms (${Math.round((made * 1000) / wall)} blocks/s); ` +
         `mine ${per(mineMs)}, send ${per(sendMs)}, wait ${per(waitMs)}, sign ${signMs.toFixed(0)} ms; ` +
-        `node cpu ${cpuMs.toFixed(0)} ms; per call main/all threads: mine ${phaseCpu.mine.map((x) => (x / calls).toFixed(2)).join('/')} ms, ` +
+        `getLogs(1k) ${logsMs.toFixed(2)} ms (main thread ${logsCpu.toFixed(2)} ms cpu); node cpu ${cpuMs.toFixed(0)} ms; per call main/all threads: mine ${phaseCpu.mine.map((x) => (x / calls).toFixed(2)).join('/')} ms, ` +
         `transfer ${phaseCpu.transfer.map((x) => (x / calls).toFixed(2)).join('/')} ms; threads (ms): ${threads}`,
     );
   } finally {
