@@ -15,7 +15,8 @@
  */
 import type { BlockHeader, HeaderData } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, equalsBytes } from '@ethereumjs/util';
+import { equalsBytes } from '@ethereumjs/util';
+import { unpaddedBytes, unpaddedNumberBytes } from '../base/unpadded-bytes.js';
 
 /** The fields a run's headers differ in. */
 export interface RunFields {
@@ -111,9 +112,9 @@ export class HeaderRun {
     const changed: Uint8Array[] = [];
     changed[RAW_INDEX.parentHash] = header.parentHash;
     changed[RAW_INDEX.stateRoot] = header.stateRoot;
-    changed[RAW_INDEX.difficulty] = unpadded(header.difficulty);
-    changed[RAW_INDEX.number] = unpadded(header.number);
-    changed[RAW_INDEX.timestamp] = unpadded(header.timestamp);
+    changed[RAW_INDEX.difficulty] = unpaddedBytes(header.difficulty);
+    changed[RAW_INDEX.number] = unpaddedBytes(header.number);
+    changed[RAW_INDEX.timestamp] = unpaddedBytes(header.timestamp);
     changed[RAW_INDEX.mixHash] = header.mixHash;
     changed[RAW_INDEX.nonce] = header.nonce;
     const items = this.items;
@@ -154,20 +155,6 @@ function copierOf(template: BlockHeader): (template: BlockHeader) => Writable {
   return (t) => make(proto, t);
 }
 
-/** `bigIntToUnpaddedBytes` without its hex string for the small values a header's numbers are. */
-function unpadded(value: bigint): Uint8Array {
-  if (value < 0n || value > BigInt(Number.MAX_SAFE_INTEGER)) return bigIntToUnpaddedBytes(value);
-  let n = Number(value);
-  let size = 0;
-  for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) size++;
-  const out = new Uint8Array(size);
-  for (let i = size - 1; i >= 0; i--) {
-    out[i] = n % 256;
-    n = Math.floor(n / 256);
-  }
-  return out;
-}
-
 /** RLP length of a byte string shorter than 56 bytes (every changing field is). */
 function stringLength(value: Uint8Array): number {
   if (value.length >= 56) throw new RangeError('header run: a changing field of 56 bytes or more');
@@ -187,7 +174,7 @@ function writeString(out: Uint8Array, at: number, value: Uint8Array): number {
 /** RLP's list prefix for a payload of `length` bytes. */
 function listPrefix(length: number): Uint8Array {
   if (length < 56) return Uint8Array.of(0xc0 + length);
-  const size = bigIntToUnpaddedBytes(BigInt(length));
+  const size = unpaddedNumberBytes(length);
   const prefix = new Uint8Array(1 + size.length);
   prefix[0] = 0xf7 + size.length;
   prefix.set(size, 1);

@@ -376,10 +376,9 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     while (done + out.length < opts.count) {
       const size = Math.min(Math.max(1, opts.chunkSize ?? BULK_CHUNK), opts.count - done - out.length);
       const started = performance.now();
-      const chunk = await this.queued(() => {
-        this.importer.forgetChildlessHead();
-        return this.emptyChunks.extend(size, opts);
-      });
+      const chunk = await this.queued(() =>
+        this.importer.storeOnHead(this.view.getHead().hash(), () => this.emptyChunks.extend(size, opts)),
+      );
       opts.onChunk?.(chunk, performance.now() - started);
       if (opts.collect === false) done += chunk.length;
       else out.push(...chunk);

@@ -7,6 +7,7 @@
  */
 import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
+import { unpaddedBytes } from '../base/unpadded-bytes.js';
 import { RLP } from '@ethereumjs/rlp';
 import {
   bigIntToUnpaddedBytes,
@@ -205,7 +206,7 @@ export class BlockStore {
     batch
       .put(keys.header(hash), headerBytes)
       .put(keys.number(hash), encodeNumber(number))
-      .put(keys.totalDifficulty(hash), bigIntToUnpaddedBytes(totalDifficulty))
+      .put(keys.totalDifficulty(hash), unpaddedBytes(totalDifficulty))
       .put(keys.canonical(number), hash);
   }
 

@@ -4,7 +4,9 @@
  * readable state (the coinbase holds every reward), the head and state survive a restart, and a fresh engine
  * imports the blocks with full validation. A chunk that fails part-way leaves nothing of itself behind.
  */
-import { describe, expect, it } from 'vitest';
+import { createBlockHeader } from '@ethereumjs/block';
+import { describe, expect, it, vi } from 'vitest';
+import { HeaderRun } from '../../../src/chain/assembly/header-run.js';
 import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import type { ChainEngine } from '../../../src/chain/engine/engine.js';
@@ -30,6 +32,37 @@ const BLOCKS = 123;
 const bulk = { withTransactions: false, chunkSize: CHUNK } as const;
 
 describe('bulk empty blocks', () => {
+  it('keep their header maker from call to call while the shared fields hold, and start anew when one changes', async () => {
+    const engine = await open();
+    // The library builds a run's first header (the template) and its second (the proof of the copies).
+    const library = vi.spyOn(HeaderRun.prototype as unknown as { library: () => unknown }, 'library');
+    try {
+      await engine.miner.mineBlocks(3, bulk);
+      expect(library).toHaveBeenCalledTimes(2);
+      await engine.miner.mineBlocks(3, bulk);
+      await engine.miner.mineBlocks(1, bulk);
+      expect(library).toHaveBeenCalledTimes(2);
+      const extra = new TextEncoder().encode('run two');
+      engine.miner.setExtraData(extra);
+      await engine.miner.mineBlocks(3, bulk);
+      expect(library).toHaveBeenCalledTimes(4);
+      const head = engine.chain.getHead();
+      expect(head.header.number).toBe(10n);
+      expect(head.header.extraData).toEqual(extra);
+      expect((await engine.chain.getBlock(7n))!.header.extraData).toEqual(new Uint8Array(0));
+      // Every block is the library's own encoding of its fields, with its parent's hash.
+      for (let n = 1n; n <= 10n; n++) {
+        const block = (await engine.chain.getBlock(n))!;
+        const rebuilt = createBlockHeader(block.header.toJSON(), { common: block.common });
+        expect(rebuilt.serialize()).toEqual(block.header.serialize());
+        expect(block.header.parentHash).toEqual((await engine.chain.getBlock(n - 1n))!.hash());
+      }
+    } finally {
+      library.mockRestore();
+      await close(engine);
+    }
+  });
+
   it('builds a valid chain across chunks that survives a restart and re-imports with full validation', async () => {
     const dataDir = newDir();
     const engine = await open(dataDir);

@@ -275,6 +275,52 @@ describe('the "is it stored?" read on importing a block this chain assembled', (
       dir.remove();
     }
   });
+
+  it('is skipped after a bulk run of empty blocks on such a head, and kept after a run on a rewound head', async () => {
+    const dir = tempDir('engine-stored-read-bulk-');
+    const chain = await openDevChain(dir.dir);
+    const asked: string[] = [];
+    const spy = vi.spyOn(BlockStore.prototype, 'getNumber').mockImplementation(function (this: BlockStore, hash) {
+      asked.push(bytesToHex(hash));
+      return getNumber.call(this, hash);
+    });
+    const readFor = async (mined: Promise<Awaited<ReturnType<typeof mine>>>) => {
+      asked.length = 0;
+      const { block, result } = await mined;
+      return { block, status: result.status, read: asked.includes(bytesToHex(block.hash())) };
+    };
+    // Fixed timestamps: the run after the rewind makes the very blocks stored before.
+    const bulk = (count: number) => {
+      let timestamp = chain.getHead().header.timestamp;
+      return chain.extendHead({
+        count,
+        coinbase: new Uint8Array(20).fill(0xcb),
+        timestamp: () => (timestamp += 13n),
+        seal: async (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
+      });
+    };
+    try {
+      await mine(chain, []);
+      // Block 1 was stored as new by the importer: the run's blocks and then its last block are new too.
+      await bulk(3);
+      const b5 = await readFor(mine(chain, [signedTx(chain, { from: 0, nonce: 0n, to: addresses[1], value: 1n })]));
+      expect(b5).toMatchObject({ status: 'head', read: false });
+      await bulk(2);
+      expect(await readFor(mine(chain, []))).toMatchObject({ status: 'head', read: false });
+
+      // After a rewind the run remakes stored blocks (and block 5 on them): the next block must be looked up.
+      await chain.rewindTo(1n);
+      await bulk(3);
+      const again5 = await readFor(mine(chain, [signedTx(chain, { from: 0, nonce: 0n, to: addresses[1], value: 1n })]));
+      expect(bytesToHex(again5.block.hash())).toBe(bytesToHex(b5.block.hash()));
+      expect(again5).toMatchObject({ status: 'head', read: true });
+      expect(chain.getHead().header.number).toBe(5n);
+    } finally {
+      spy.mockRestore();
+      await chain.close();
+      dir.remove();
+    }
+  });
 });
 
 describe('crash safety', () => {

@@ -180,6 +180,38 @@ describe('block and pending-transaction filters', () => {
     expect(await manager.changes(id)).toEqual({ kind: 'blocks', hashes });
   });
 
+  it('deliver heads announced one by one within a turn through one move, every block once and in order', async () => {
+    const read: bigint[] = [];
+    start({
+      blockByHash: async (hash) => {
+        const block = chain.byHash(hash);
+        if (block !== undefined) read.push(block.header.number);
+        return block;
+      },
+    });
+    const id = await manager.newBlockFilter();
+    const heads: SyntheticBlock[] = [];
+    const subscribed = await manager.subscribeNewHeads((block) => heads.push(block));
+    // A bulk run as the chain announces it: each block's newHead, all before the manager's next turn.
+    const made: SyntheticBlock[] = [];
+    for (let i = 0; i < 4; i++) made.push(await chain.extend([]));
+    for (const block of made) manager.onNewHead(block);
+    await manager.settled();
+    // The one move, to the last head, read the blocks before it by their parents.
+    expect(read).toEqual([3n, 2n, 1n]);
+    expect(heads.map((b) => b.header.number)).toEqual([1n, 2n, 3n, 4n]);
+    expect(await manager.changes(id)).toEqual({ kind: 'blocks', hashes: made.map((b) => b.hash()) });
+    // A reorg between two announcements ends the move being gathered: the heads after it are a move of their own.
+    const next = await chain.extend([]);
+    manager.onNewHead(next);
+    const side = await chain.build([[]], made[3], 'side');
+    reorgTo(side);
+    await manager.settled();
+    expect(heads.map((b) => b.header.number)).toEqual([1n, 2n, 3n, 4n, 5n, 5n]);
+    expect(await manager.changes(id)).toEqual({ kind: 'blocks', hashes: [next.hash(), side.hash()] });
+    void subscribed;
+  });
+
   it('report pending transaction hashes since the last poll', async () => {
     manager.onPendingTransaction(new Uint8Array(32).fill(9)); // before installation: not reported
     const id = await manager.newPendingTransactionFilter();
