@@ -52,6 +52,26 @@ describe('ChainDB write-behind', () => {
     await reopened.close();
   });
 
+  it('drops written batches from its read index while later ones still wait (an import never lets it drain)', async () => {
+    const queue = new WriteBehindQueue(() => new Promise((resolve) => setImmediate(resolve)), 0);
+    const key = (b: number, j: number) => Uint8Array.of(b >> 8, b & 255, j >> 8, j & 255);
+    let most = 0;
+    for (let b = 0; b < 60; b++) {
+      await queue.enqueue(
+        Array.from({ length: 1000 }, (_, j) => ({ type: 'put' as const, key: key(b, j), value: Uint8Array.of(b) })),
+      );
+      // A read indexes every queued batch; one of a written batch is LevelDB's to answer.
+      expect(queue.lookup(key(b, 7))?.value).toEqual(Uint8Array.of(b));
+      if (b >= 2) expect(queue.lookup(key(b - 2, 7))).toBeUndefined();
+      most = Math.max(most, queue.indexed);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(most).toBeLessThan(20_000);
+    await queue.flushed();
+    expect(queue.lookup(key(59, 7))).toBeUndefined();
+    expect(queue.indexed).toBe(0);
+  });
+
   it('getMany answers queued values, stored values and absent keys in the order asked', async () => {
     const db = await ChainDB.open(dir(), { writeBehind: true });
     await db.writeNow(new WriteBatch().put(k(4, 1), value('stored')).put(k(4, 2), value('old')));
