@@ -53,20 +53,31 @@ describe('ChainDB write-behind', () => {
   });
 
   it('drops written batches from its read index while later ones still wait (an import never lets it drain)', async () => {
-    const queue = new WriteBehindQueue(() => new Promise((resolve) => setImmediate(resolve)), 0);
+    // Each write lands when the test says: batch b is queued while the write of b - 1 is under way.
+    const writes: (() => void)[] = [];
+    const queue = new WriteBehindQueue(() => new Promise<void>((resolve) => writes.push(resolve)), 0);
+    const until = async (ready: () => boolean) => {
+      while (!ready()) await new Promise((resolve) => setImmediate(resolve));
+    };
     const key = (b: number, j: number) => Uint8Array.of(b >> 8, b & 255, j >> 8, j & 255);
+    const batch = (b: number) =>
+      Array.from({ length: 1000 }, (_, j) => ({ type: 'put' as const, key: key(b, j), value: Uint8Array.of(b) }));
+    await queue.enqueue(batch(0));
+    await until(() => writes.length === 1);
     let most = 0;
-    for (let b = 0; b < 60; b++) {
-      await queue.enqueue(
-        Array.from({ length: 1000 }, (_, j) => ({ type: 'put' as const, key: key(b, j), value: Uint8Array.of(b) })),
-      );
-      // A read indexes every queued batch; one of a written batch is LevelDB's to answer.
+    for (let b = 1; b < 60; b++) {
+      await queue.enqueue(batch(b));
+      // A read indexes every queued batch.
       expect(queue.lookup(key(b, 7))?.value).toEqual(Uint8Array.of(b));
-      if (b >= 2) expect(queue.lookup(key(b - 2, 7))).toBeUndefined();
+      writes.shift()!();
+      await until(() => writes.length === 1);
+      // Batch b - 1 is in LevelDB, LevelDB answers for it; batch b is being written, the queue answers.
+      expect(queue.lookup(key(b - 1, 7))).toBeUndefined();
+      expect(queue.lookup(key(b, 7))?.value).toEqual(Uint8Array.of(b));
       most = Math.max(most, queue.indexed);
-      await new Promise((resolve) => setTimeout(resolve, 1));
     }
     expect(most).toBeLessThan(20_000);
+    writes.shift()!();
     await queue.flushed();
     expect(queue.lookup(key(59, 7))).toBeUndefined();
     expect(queue.indexed).toBe(0);
