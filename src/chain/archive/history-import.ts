@@ -30,7 +30,7 @@ export interface HistoryImportOptions {
   readonly readAhead?: Pick<ReadAheadOptions<unknown>, 'window' | 'chunk'>;
   /** Told each file's read-ahead as it starts (tests watch it being released). */
   readonly onReadAhead?: (ahead: { readonly held: number }) => void;
-  /** Every file opened and checked (an era1's accumulator): the import's own time starts next. */
+  /** Every file opened (an era1's frame and index; its accumulator is checked as it is read): the import starts next. */
   readonly onFilesChecked?: () => void;
 }
 
