@@ -6,6 +6,7 @@
 import { open, stat } from 'node:fs/promises';
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
+import { noteHeaderBytes } from '../codec/header-bytes.js';
 import { Era1File } from './era1.js';
 import { readRlpBlocks } from './rlp-blocks.js';
 
@@ -74,7 +75,9 @@ async function openEra1(path: string, decoder: BlockDecoder): Promise<HistoryFil
           totalDifficulty: b.totalDifficulty,
           decode() {
             const [txs, uncles] = RLP.decode(b.body) as unknown as [Uint8Array[][], Uint8Array[][]];
-            return decoder.decodeBlockValues(RLP.decode(b.header) as Uint8Array[], txs, uncles);
+            const block = decoder.decodeBlockValues(RLP.decode(b.header) as Uint8Array[], txs, uncles);
+            noteHeaderBytes(block.header, b.header, b.hash);
+            return block;
           },
         };
       }
