@@ -229,7 +229,7 @@ const report = [
   '|---|---:|',
   `| process start to the command (launcher's source checks, bundle load, settings) | ${span(0, ph.command)} |`,
   `| the chain's open (LevelDB, genesis state and its flat copy) | ${span(ph.command, ph['chain opened'])} |`,
-  `| the files' checks (era1 accumulator) | ${span(ph['chain opened'], ph['files checked'])} |`,
+  `| the files' open (index and frame; the era1 accumulator is checked as the import reads the file) | ${span(ph['chain opened'], ph['files checked'])} |`,
   `| the import (its "import done" line) | ${span(ph['files checked'], ph.imported)} |`,
   `| close (write-behind flush, LevelDB close, workers ending) | ${span(ph.imported, ph.closed)} |`,
   `| after the close to the process's end (as the bench sees it, spawn included) | ${span(ph.closed, cli.wall * 1000)} |`,

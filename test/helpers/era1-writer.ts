@@ -40,7 +40,13 @@ export function withHeaderField(record: Era1Record, index: number, value: Uint8A
   return { ...record, header: RLP.encode(fields) };
 }
 
-export function writeEra1(path: string, startNumber: bigint, records: readonly Era1Record[]): void {
+/** `accumulator`: the root to store instead of the right one (a file whose headers disagree with it). */
+export function writeEra1(
+  path: string,
+  startNumber: bigint,
+  records: readonly Era1Record[],
+  opts: { readonly accumulator?: Uint8Array } = {},
+): void {
   const parts: Uint8Array[] = [entry(0x3265, new Uint8Array(0))];
   let at = 8;
   const push = (e: Uint8Array) => {
@@ -56,7 +62,7 @@ export function writeEra1(path: string, startNumber: bigint, records: readonly E
     push(entry(0x0006, uint256LE(r.totalDifficulty)));
   }
   const root = accumulatorRoot(records.map((r) => ({ hash: keccak256(r.header), totalDifficulty: r.totalDifficulty })));
-  push(entry(0x0007, root));
+  push(entry(0x0007, opts.accumulator ?? root));
   const index = Buffer.alloc(16 + 8 * records.length);
   index.writeBigUInt64LE(startNumber, 0);
   offsets.forEach((o, i) => {

@@ -1,12 +1,12 @@
 /**
- * The blocks of one history file, whatever its format: an era1 file (its accumulator checked first) or an RLP
+ * The blocks of one history file, whatever its format: an era1 file (its accumulator checked as they stream) or an RLP
  * block stream, gzip'd or not. Each block carries its number and hash before it is decoded, so blocks the chain
  * already holds are skipped without decoding their bodies.
  */
 import { open, stat } from 'node:fs/promises';
 import type { Block } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
-import { keccak256 } from '../base/crypto.js';
+import { noteHeaderBytes } from '../codec/header-bytes.js';
 import { Era1File } from './era1.js';
 import { readRlpBlocks } from './rlp-blocks.js';
 
@@ -61,26 +61,23 @@ export async function openHistoryFile(path: string, decoder: BlockDecoder): Prom
 
 async function openEra1(path: string, decoder: BlockDecoder): Promise<HistoryFile> {
   const era = await Era1File.open(path);
-  try {
-    await era.verifyAccumulator();
-  } catch (err) {
-    await era.close();
-    throw err;
-  }
   return {
     path,
     format: 'era1',
     count: era.count,
     startNumber: era.startNumber,
     async *blocks(from) {
-      for await (const b of era.blocks(from)) {
+      // The accumulator is checked as the blocks go by: its verdict (an Era1CheckError) follows the last block.
+      for await (const b of era.checkedBlocks(from)) {
         yield {
           number: b.number,
-          hash: keccak256(b.header),
+          hash: b.hash,
           totalDifficulty: b.totalDifficulty,
           decode() {
             const [txs, uncles] = RLP.decode(b.body) as unknown as [Uint8Array[][], Uint8Array[][]];
-            return decoder.decodeBlockValues(RLP.decode(b.header) as Uint8Array[], txs, uncles);
+            const block = decoder.decodeBlockValues(RLP.decode(b.header) as Uint8Array[], txs, uncles);
+            noteHeaderBytes(block.header, b.header, b.hash);
+            return block;
           },
         };
       }

@@ -5,7 +5,7 @@
  *
  * Header, body and receipts are snappy-framed RLP; the total difficulty is a uint256 in 32 LE bytes; the block index
  * holds the first block number, one offset per block (relative to the index entry) and the count. The accumulator
- * (accumulator.ts) is checked against the headers and totals before any block is handed out.
+ * (accumulator.ts) is checked against the headers and totals as the blocks stream by (`checkedBlocks`).
  */
 import { type FileHandle, open } from 'node:fs/promises';
 import { bytesToHex, equalsBytes } from '@ethereumjs/util';
@@ -23,6 +23,8 @@ const TYPE_ACCUMULATOR = 0x0007;
 const TYPE_BLOCK_INDEX = 0x3266;
 
 export class Era1Error extends Error {}
+/** The file's headers disagree with its accumulator or with each other (known only once they are all read). */
+export class Era1CheckError extends Era1Error {}
 
 export interface Era1Block {
   readonly number: bigint;
@@ -91,18 +93,49 @@ export class Era1File {
    * stored one. Also checks that block numbers and parent links run without a gap.
    */
   async verifyAccumulator(): Promise<void> {
+    for await (const _ of this.checkedBlocks(this.lastNumber + 1n)) {
+      // Nothing to hand out: every header is read for the accumulator only.
+    }
+  }
+
+  /**
+   * The blocks from `from` on, each with its hash, the accumulator recomputed as they stream by (an import reads
+   * the file once, not twice): blocks before `from` are read header-only for it. Its verdict comes after the last
+   * block, as an Era1CheckError naming the file, so a reader that stored the blocks must undo them then.
+   */
+  async *checkedBlocks(
+    from: bigint,
+    opts: { readonly bodies?: boolean } = {},
+  ): AsyncGenerator<Era1Block & { readonly hash: Uint8Array }> {
     const records: HeaderRecord[] = [];
     let parent: Uint8Array | undefined;
-    for await (const block of this.blocks(this.startNumber, { bodies: false })) {
+    const record = (block: Era1Block): Uint8Array => {
       const hash = keccak256(block.header);
       if (parent !== undefined && !equalsBytes(parentHashOf(block.header, this.path, block.number), parent))
-        throw new Era1Error(`${this.path}: block ${block.number} does not link to the block before it`);
+        throw new Era1CheckError(`${this.path}: block ${block.number} does not link to the block before it`);
       parent = hash;
       records.push({ hash, totalDifficulty: block.totalDifficulty });
+      return hash;
+    };
+    if (from > this.startNumber) {
+      for await (const block of this.blocks(this.startNumber, { bodies: false })) {
+        if (block.number >= from) break;
+        record(block);
+      }
+    }
+    for await (const block of this.blocks(from, opts)) {
+      const hash = record(block);
+      yield {
+        number: block.number,
+        header: block.header,
+        body: block.body,
+        totalDifficulty: block.totalDifficulty,
+        hash,
+      };
     }
     const root = accumulatorRoot(records);
     if (!equalsBytes(root, this.accumulator)) {
-      throw new Era1Error(
+      throw new Era1CheckError(
         `${this.path}: epoch accumulator mismatch: the file says ${bytesToHex(this.accumulator)}, ` +
           `its headers and total difficulties give ${bytesToHex(root)}`,
       );

@@ -15,6 +15,7 @@ import { ProgressLog, type ProgressLogger } from '../base/progress-log.js';
 import { importTimesSince, type ImportTimesSnapshot } from '../import/import-times.js';
 import { AheadSenders } from './ahead-senders.js';
 import { type HistoryFile, openHistoryFile, type SourceBlock } from './block-sources.js';
+import { Era1CheckError } from './era1.js';
 import { ReadAhead, type ReadAheadOptions } from './read-ahead.js';
 
 export interface HistoryImportOptions {
@@ -29,7 +30,7 @@ export interface HistoryImportOptions {
   readonly readAhead?: Pick<ReadAheadOptions<unknown>, 'window' | 'chunk'>;
   /** Told each file's read-ahead as it starts (tests watch it being released). */
   readonly onReadAhead?: (ahead: { readonly held: number }) => void;
-  /** Every file opened and checked (an era1's accumulator): the import's own time starts next. */
+  /** Every file opened (an era1's frame and index; its accumulator is checked as it is read): the import starts next. */
   readonly onFilesChecked?: () => void;
 }
 
@@ -135,13 +136,14 @@ class ImportRun {
     });
     this.readAheads.push(ahead);
     this.opts.onReadAhead?.(ahead);
+    const headBefore = chain.getHead().header.number;
     try {
       for (;;) {
         if (this.opts.signal?.aborted) {
           this.stopped = true;
           return false;
         }
-        const block = await ahead.next();
+        const block = await ahead.next().catch((err) => this.undoFile(err, headBefore));
         if (block === undefined) break;
         await this.importOne(block, file.path);
       }
@@ -150,6 +152,21 @@ class ImportRun {
     } finally {
       await ahead.close();
     }
+  }
+
+  /**
+   * An era1 file's accumulator is known wrong only once all its headers are read, after its blocks were imported
+   * (the check rides on the import's own read of the file): its blocks leave the canonical chain before the failure
+   * is told, so a wrong file never leaves a head behind.
+   */
+  private async undoFile(err: unknown, headBefore: bigint): Promise<never> {
+    if (!(err instanceof Era1CheckError)) throw err;
+    const head = this.chain.getHead().header.number;
+    if (head <= headBefore) throw new HistoryImportError(err.message);
+    await this.chain.rewindTo(headBefore);
+    throw new HistoryImportError(
+      `${err.message}; its blocks ${headBefore + 1n}–${head} were taken back off the chain (head ${headBefore})`,
+    );
   }
 
   /** The file's blocks the chain does not hold yet (from the head's child where the file has an index). */

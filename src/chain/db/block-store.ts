@@ -5,6 +5,7 @@
  * Everything keyed by height or tx hash follows the canonical chain and is cached only until a reorg.
  * Writes are staged into a WriteBatch by the caller (one per block) and never applied here.
  */
+import { headerBytesOf } from '../codec/header-bytes.js';
 import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { unpaddedBytes } from '../base/unpadded-bytes.js';
@@ -181,7 +182,7 @@ export class BlockStore {
   stageBlock(batch: WriteBatch, block: Block, receipts: readonly TxReceipt[], totalDifficulty: bigint): void {
     const hash = block.hash();
     batch
-      .put(keys.header(hash), block.header.serialize())
+      .put(keys.header(hash), headerBytesOf(block.header))
       .put(
         keys.body(hash),
         rlpList([encodeTransactionList(block.transactions), RLP.encode(block.uncleHeaders.map((u) => u.raw()))]),

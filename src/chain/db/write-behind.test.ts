@@ -52,6 +52,37 @@ describe('ChainDB write-behind', () => {
     await reopened.close();
   });
 
+  it('drops written batches from its read index while later ones still wait (an import never lets it drain)', async () => {
+    // Each write lands when the test says: batch b is queued while the write of b - 1 is under way.
+    const writes: (() => void)[] = [];
+    const queue = new WriteBehindQueue(() => new Promise<void>((resolve) => writes.push(resolve)), 0);
+    const until = async (ready: () => boolean) => {
+      while (!ready()) await new Promise((resolve) => setImmediate(resolve));
+    };
+    const key = (b: number, j: number) => Uint8Array.of(b >> 8, b & 255, j >> 8, j & 255);
+    const batch = (b: number) =>
+      Array.from({ length: 1000 }, (_, j) => ({ type: 'put' as const, key: key(b, j), value: Uint8Array.of(b) }));
+    await queue.enqueue(batch(0));
+    await until(() => writes.length === 1);
+    let most = 0;
+    for (let b = 1; b < 60; b++) {
+      await queue.enqueue(batch(b));
+      // A read indexes every queued batch.
+      expect(queue.lookup(key(b, 7))?.value).toEqual(Uint8Array.of(b));
+      writes.shift()!();
+      await until(() => writes.length === 1);
+      // Batch b - 1 is in LevelDB, LevelDB answers for it; batch b is being written, the queue answers.
+      expect(queue.lookup(key(b - 1, 7))).toBeUndefined();
+      expect(queue.lookup(key(b, 7))?.value).toEqual(Uint8Array.of(b));
+      most = Math.max(most, queue.indexed);
+    }
+    expect(most).toBeLessThan(20_000);
+    writes.shift()!();
+    await queue.flushed();
+    expect(queue.lookup(key(59, 7))).toBeUndefined();
+    expect(queue.indexed).toBe(0);
+  });
+
   it('getMany answers queued values, stored values and absent keys in the order asked', async () => {
     const db = await ChainDB.open(dir(), { writeBehind: true });
     await db.writeNow(new WriteBatch().put(k(4, 1), value('stored')).put(k(4, 2), value('old')));

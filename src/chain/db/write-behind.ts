@@ -15,6 +15,8 @@
 
 /** Batches waiting at most: beyond it a write waits for the one under way (a burst cannot grow them unbounded). */
 const MAX_WAITING = 64;
+/** Index entries below which written ones are left for later (a sweep's walk would cost more than it frees). */
+const SWEEP_MIN = 4096;
 /** One write of a block's batch (chain-db.ts collects them in a WriteBatch). */
 export type WriteOp = { type: 'put'; key: Uint8Array; value: Uint8Array } | { type: 'del'; key: Uint8Array };
 
@@ -51,6 +53,10 @@ export class WriteBehindQueue {
   #writing = 0;
   #tail: Promise<void> = Promise.resolve();
   #batches = 0;
+  /** Every batch up to this one is in LevelDB: index entries of those are stale. */
+  #written = 0;
+  /** Index size at which the next write sweeps stale entries out. */
+  #sweepAt = SWEEP_MIN;
   #failure: Error | undefined;
 
   /** `write` is LevelDB's atomic batch write; `windowMs` the group window (`GROUP_WINDOW_MS`; 0: the next turn). */
@@ -58,6 +64,11 @@ export class WriteBehindQueue {
     private readonly write: (ops: WriteOp[]) => Promise<void>,
     private readonly windowMs = GROUP_WINDOW_MS,
   ) {}
+
+  /** Records in the read index, stale ones not yet swept included (tests watch it stay bounded). */
+  get indexed(): number {
+    return this.#unwritten.size;
+  }
 
   /** Batches queued and not yet written. */
   get queued(): number {
@@ -71,7 +82,9 @@ export class WriteBehindQueue {
   lookup(key: Uint8Array): { readonly value: Uint8Array | undefined } | undefined {
     if (this.#unindexed.length > 0) this.#index();
     if (this.#unwritten.size === 0) return undefined;
-    return this.#unwritten.get(keyOf(key));
+    const entry = this.#unwritten.get(keyOf(key));
+    // Its batch is in LevelDB already (entries of written batches leave the index in sweeps, not one by one).
+    return entry === undefined || entry.batch <= this.#written ? undefined : entry;
   }
 
   /** Brings the index up to date, in queue order (a later batch's value wins). */
@@ -144,18 +157,31 @@ export class WriteBehindQueue {
           let done = 0;
           while (done < this.#unindexed.length && this.#unindexed[done]!.batch <= last) done++;
           if (done > 0) this.#unindexed.splice(0, done);
-          if (this.#unwritten.size > 0)
-            for (const op of ops) {
-              const key = keyOf(op.key);
-              const entry = this.#unwritten.get(key);
-              if (entry !== undefined && entry.batch <= last) this.#unwritten.delete(key);
-            }
+          this.#written = last;
+          this.#dropWritten();
         }
         if (this.#groupBatches === 0) this.#busy = false;
         else if (this.#groupBatches >= MAX_WAITING) this.#writeGroup();
         else this.#schedule();
       }
     });
+  }
+
+  /**
+   * Drops index entries of written batches: all at once when nothing is left unwritten, else in a sweep once the
+   * index has doubled since the last one. An import keeps batches queued without pause, and a string key per
+   * record and write (besides the one to index it) was a tenth of the main thread's GC.
+   */
+  #dropWritten(): void {
+    if (this.#unwritten.size === 0) return;
+    if (this.#written === this.#batches) {
+      this.#unwritten.clear();
+      this.#sweepAt = SWEEP_MIN;
+      return;
+    }
+    if (this.#unwritten.size < this.#sweepAt) return;
+    for (const [key, entry] of this.#unwritten) if (entry.batch <= this.#written) this.#unwritten.delete(key);
+    this.#sweepAt = Math.max(SWEEP_MIN, 2 * this.#unwritten.size);
   }
 
   /** Resolves once every batch queued so far is in LevelDB (a waiting group is written now); rejects if one failed. */

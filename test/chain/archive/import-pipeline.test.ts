@@ -50,6 +50,22 @@ describe('svc-node import: the read-ahead pipeline', () => {
     });
   }, 120_000);
 
+  it('an era1 file whose accumulator disagrees with its headers fails the import naming the file, no head left from it', async () => {
+    const dir = tempDir();
+    const records = await readEra1(ERA1_EPOCH0, 0n, 200n);
+    const file = join(dir, 'bad-accumulator.era1');
+    writeEra1(file, 0n, records, { accumulator: new Uint8Array(32).fill(9) });
+    const datadir = join(dir, 'chain');
+    const run = await runCommand(['--network', 'etc', '--datadir', datadir, 'import', file]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`^svc-node: import failed: ${file}: epoch accumulator mismatch: `));
+    expect(run.logs.find((l) => l.msg === 'import failed')).toMatchObject({ head: '0' });
+    // As stored, not only as the failing process saw it: the reopened chain exports the genesis alone.
+    const out = await runCommand(['--network', 'etc', '--datadir', datadir, 'export', join(dir, 'out.rlp')]);
+    expect(out.code).toBe(0);
+    expect(out.logs.find((l) => l.msg === 'export done')).toMatchObject({ first: '0', last: '0', blocks: 1 });
+  }, 120_000);
+
   it('a stopped import releases its read-ahead: nothing held, the verdicts of blocks it will not import dropped; no "is it stored?" read after the first block', async () => {
     const getNumber = BlockStore.prototype.getNumber;
     const imported: string[] = [];
