@@ -94,15 +94,19 @@ class Codec:
         return any(self._fits(value, alt) for alt in shape[2])
 
 
+def split_url(url: str, secure_scheme: str) -> tuple[bool, str, int, str]:
+    """(secure, host, port, path with its query) of a node URL; the scheme's default port when it names none."""
+    parts = urlsplit(url)
+    secure = parts.scheme == secure_scheme
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return secure, parts.hostname or "127.0.0.1", parts.port or (443 if secure else 80), path
+
+
 class HttpTransport:
     """One keep-alive HTTP/1.1 connection, reopened once when the server has closed it between requests."""
 
     def __init__(self, url: str, timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
-        parts = urlsplit(url)
-        self._https = parts.scheme == "https"
-        self._host = parts.hostname or "127.0.0.1"
-        self._port = parts.port or (443 if self._https else 80)
-        self._path = parts.path or "/"
+        self._https, self._host, self._port, self._path = split_url(url, "https")
         self._timeout = timeout
         self._headers = {"Content-Type": "application/json", **(headers or {})}
         self._conn: http.client.HTTPConnection | None = None
@@ -223,11 +227,7 @@ class AsyncHttpTransport:
     """One keep-alive HTTP/1.1 connection on asyncio streams; requests are serialised on it (one in flight)."""
 
     def __init__(self, url: str, timeout: float = 30.0, headers: dict[str, str] | None = None) -> None:
-        parts = urlsplit(url)
-        self._https = parts.scheme == "https"
-        self._host = parts.hostname or "127.0.0.1"
-        self._port = parts.port or (443 if self._https else 80)
-        self._path = parts.path or "/"
+        self._https, self._host, self._port, self._path = split_url(url, "https")
         self._timeout = timeout
         self._extra = "".join(f"{k}: {v}\r\n" for k, v in (headers or {}).items())
         self._streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None

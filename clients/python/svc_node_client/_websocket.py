@@ -17,7 +17,7 @@ import ssl
 from typing import Any
 from urllib.parse import urlsplit
 
-from ._runtime import RpcError
+from ._runtime import RpcError, split_url
 
 _GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 OP_CONTINUATION, OP_TEXT, OP_BINARY, OP_CLOSE, OP_PING, OP_PONG = 0x0, 0x1, 0x2, 0x8, 0x9, 0xA
@@ -133,13 +133,9 @@ class FrameReader:
 
 class Endpoint:
     def __init__(self, url: str, headers: dict[str, str] | None) -> None:
-        parts = urlsplit(url)
-        if parts.scheme not in ("ws", "wss"):
+        if urlsplit(url).scheme not in ("ws", "wss"):
             raise ValueError(f"a WebSocket URL starts with ws:// or wss://, not {url!r}")
-        self.secure = parts.scheme == "wss"
-        self.host = parts.hostname or "127.0.0.1"
-        self.port = parts.port or (443 if self.secure else 80)
-        self.path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self.secure, self.host, self.port, self.path = split_url(url, "wss")
         self.key = base64.b64encode(os.urandom(16)).decode()
         self.headers = headers or {}
 

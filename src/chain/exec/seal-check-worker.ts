@@ -27,7 +27,6 @@ import {
   type DB,
   equalsBytes,
   KECCAK256_NULL,
-  MapDB,
   ValueEncoding,
 } from '@ethereumjs/util';
 import { createVM, encodeReceipt, runTx, type VM } from '@ethereumjs/vm';
@@ -154,11 +153,6 @@ function stateAt(common: Common, root: Uint8Array): NotingStateManager {
 interface Reference {
   readonly vm: VM;
   readonly sm: NotingStateManager;
-  /**
-   * The block's receipts trie, emptied for each block: constructing one (the empty root hashed, a debug logger set up)
-   * cost about as much as the put and root of a one-transfer block's receipt.
-   */
-  readonly receipts: MerklePatriciaTrie;
   job: SealCheckJob | undefined;
   /** The state root its last check ended on, when that check found no difference at all. */
   after: Uint8Array | undefined;
@@ -178,7 +172,7 @@ async function referenceFor(common: Common, job: SealCheckJob, fresh = false): P
       shallowCopy: () => ancestors,
     };
     const vm = await createVM({ common: common.copy(), stateManager: sm, blockchain: ancestors });
-    ref = { vm, sm, receipts: new MerklePatriciaTrie({ common }), job, after: undefined };
+    ref = { vm, sm, job, after: undefined };
     references.set(common, ref);
   }
   ref.job = job;
@@ -197,13 +191,6 @@ async function referenceFor(common: Common, job: SealCheckJob, fresh = false): P
     return referenceFor(common, job, true);
   }
   return ref;
-}
-
-/** `trie` with no key and a database of its own (the last block's nodes are dropped with the old one). */
-function emptied(trie: MerklePatriciaTrie): MerklePatriciaTrie {
-  trie.database(new MapDB(), ValueEncoding.Bytes); // what the constructor gives a trie without a database
-  trie.root(trie.EMPTY_TRIE_ROOT);
-  return trie;
 }
 
 const hex = (v: Uint8Array | bigint | number | undefined): string =>
@@ -226,7 +213,7 @@ async function check(job: SealCheckJob): Promise<SealDifference[]> {
   const differ = (field: string, sealed: string, reference: string, tx?: number) => {
     if (sealed !== reference) out.push({ ...(tx !== undefined ? { tx } : {}), field, sealed, reference });
   };
-  const receiptTrie = emptied(ref.receipts);
+  const receiptTrie = new MerklePatriciaTrie({ common });
   const bloom = new Uint8Array(256);
   let gasUsed = 0n;
   for (let i = 0; i < txs.length; i++) {

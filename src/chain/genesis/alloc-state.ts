@@ -5,6 +5,7 @@
  */
 import { bytesToUnprefixedHex, concatBytes, KECCAK256_NULL, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
 import { keccak256 } from '../base/crypto.js';
+import { unpaddedBytes } from '../base/unpadded-bytes.js';
 import { encodeRlp } from '../codec/rlp-encode.js';
 import type { FlatAccountChange, FlatChanges, FlatLeafChange } from '../db/flat-changes.js';
 import type { GenesisAccount } from '../networks/types.js';
@@ -74,13 +75,6 @@ function storageLeaves(account: GenesisAccount, written: WrittenKeys | undefined
 
 const toChanges = (leaves: readonly SortedLeaf[]): FlatLeafChange[] =>
   leaves.map((l) => ({ hashedKey: l.key, before: null, after: l.value }));
-
-/** Minimal big-endian bytes of `n` (util's goes through a checked hex parse: a tenth of a cold genesis build). */
-function unpaddedBytes(n: bigint): Uint8Array {
-  if (n === 0n) return new Uint8Array(0);
-  const hex = n.toString(16);
-  return Uint8Array.from(Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex'));
-}
 
 /** Byte order of two 32-byte keys (util's compareBytes goes through bigints: most of the sort's cost). */
 function compareKeys(a: Uint8Array, b: Uint8Array): number {

@@ -136,7 +136,9 @@ export class BlockImporter {
     const validated = performance.now();
     const executedHere = checkpoint === undefined && assembled === undefined;
     const result =
-      checkpoint !== undefined ? this.unexecuted(parent) : (assembled ?? (await this.execute(block, parent, common)));
+      checkpoint !== undefined
+        ? this.unexecuted(parent)
+        : (assembled ?? (await this.execute(block, parent, parentRoot, common)));
     const executed = performance.now();
     const head = view.getHead();
     const parentTd = equalsBytes(header.parentHash, head.hash())
@@ -198,8 +200,12 @@ export class BlockImporter {
     };
   }
 
-  private async execute(block: Block, parent: BlockHeader, common: Common): Promise<RunnerResult> {
-    const parentStateRoot = this.p.view.stateRootAfter(parent);
+  private async execute(
+    block: Block,
+    parent: BlockHeader,
+    parentStateRoot: Uint8Array,
+    common: Common,
+  ): Promise<RunnerResult> {
     const state = this.kept.take(block.header.parentHash, parentStateRoot, this.p.view.getHead().hash(), common);
     const runner = await BlockRunner.start({
       store: this.p.nodes,
