@@ -99,10 +99,16 @@ async function script(url: string, wsUrl?: string): Promise<Outcome> {
         .then((s) => s.unsubscribe as () => void),
     );
   }
-  await send(await signed(0, null, 0n, LOGGER));
-  const first = await send(await signed(1, CONTRACT, 1n));
-  const secondCall = await send(await signed(2, CONTRACT, 2n));
-  await pub.waitForTransactionReceipt({ hash: secondCall });
+  // Each mined before the next is sent, so each has a block of its own: a loaded CI run saw Anvil's automine put
+  // the three in one block, and its reorg then had no two blocks to replace.
+  const mined = async (raw: Hex) => {
+    const hash = await send(raw);
+    await pub.waitForTransactionReceipt({ hash });
+    return hash;
+  };
+  await mined(await signed(0, null, 0n, LOGGER));
+  const first = await mined(await signed(1, CONTRACT, 1n));
+  const secondCall = await mined(await signed(2, CONTRACT, 2n));
   const replacement = await signed(1, CONTRACT, 5n);
   await client.request({
     method: 'anvil_reorg' as never,
