@@ -356,6 +356,19 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     return done;
   }
 
+  /**
+   * An empty block became the canonical head: with an empty pool that is the whole of `onBlockAdded` (no sender to
+   * read again, nothing waiting on a balance, nothing to expire) bar the head epoch, done here without its sets,
+   * promise and sweep (a bulk run's blocks: ~2 KB of garbage a block). Returns false, doing nothing, when the pool
+   * holds transactions: then call `onBlockAdded`.
+   */
+  noteEmptyHead(): boolean {
+    if (this.byHash.size > 0) return false;
+    this.headEpoch++;
+    this.lastExpirySweep = this.options.now();
+    return true;
+  }
+
   private blockAdded:
     | { readonly txs: Iterable<TypedTransaction>; readonly epoch: number; readonly done: Promise<void> }
     | undefined;
