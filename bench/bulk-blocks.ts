@@ -26,6 +26,8 @@ const { values } = parseArgs({
     'per-call': { type: 'string' },
     /** In process: a sampling heap profile of the timed blocks into this file, its top allocation sites printed. */
     heap: { type: 'string' },
+    /** --rpc: node flags for the node process, space-separated (e.g. "--single-threaded-gc"). */
+    'node-flags': { type: 'string', default: '' },
     repo: { type: 'string', default: fileURLToPath(new URL('../', import.meta.url)) },
   },
 });
@@ -98,7 +100,17 @@ async function overRpc(run: number, dataDir: string): Promise<void> {
   const port = await freePort();
   const child = spawn(
     process.execPath,
-    ['bin/svc-node.js', '--http.port', String(port), '--no-p2p', '--datadir', dataDir, '--log-level', 'warn'],
+    [
+      ...values['node-flags'].split(' ').filter(Boolean),
+      'bin/svc-node.js',
+      '--http.port',
+      String(port),
+      '--no-p2p',
+      '--datadir',
+      dataDir,
+      '--log-level',
+      'warn',
+    ],
     {
       cwd: values.repo,
       detached: true,
