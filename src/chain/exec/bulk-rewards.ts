@@ -22,6 +22,7 @@ import {
   ValueEncoding,
 } from '@ethereumjs/util';
 import type { WriteBatch } from '../db/chain-db.js';
+import type { FlatChanges } from '../db/flat-changes.js';
 import { keys } from '../db/keys.js';
 import type { RewardCredit } from '../rules/engine-types.js';
 import { toNibbles } from '../state/nibbles.js';
@@ -32,8 +33,16 @@ export class RewardLedger {
   /** Trie nodes of every block credited so far, to go into the run's batch. */
   readonly buffer: BufferedTrieDB;
   private readonly trie: StateTrie;
-  /** Accounts credited so far, by address hex, with their hashed trie key. */
-  private readonly accounts = new Map<string, { readonly key: Uint8Array; readonly account: Account }>();
+  /**
+   * Accounts credited so far, by address hex, with their hashed trie key and their stored leaf value before the
+   * run (null: absent).
+   */
+  private readonly accounts = new Map<
+    string,
+    { readonly key: Uint8Array; readonly account: Account; readonly before: Uint8Array | null }
+  >();
+  /** The state root the run started from. */
+  private readonly startRoot: Uint8Array;
   private readonly keccak: (bytes: Uint8Array) => Uint8Array;
 
   constructor(
@@ -47,6 +56,22 @@ export class RewardLedger {
       store.trieCaches,
     );
     this.keccak = common.customCrypto.keccak256!;
+    this.startRoot = stateRoot;
+  }
+
+  /**
+   * The run's change to the flat state (state/flat-table.ts) as a list: each credited account's leaf before the run
+   * and after it (`Account.serialize()`, as the trie stores it). The table takes it instead of walking both tries
+   * for the chunk's head move (~0.6 ms a 99-block chunk), when it sits at the run's start root.
+   */
+  flatChanges(): FlatChanges {
+    const accounts = [...this.accounts.values()].map(({ key, account, before }) => ({
+      hashedKey: key,
+      before,
+      after: account.serialize(),
+      slots: [],
+    }));
+    return { fromRoot: this.startRoot, toRoot: this.trie.root(), accounts };
   }
 
   /**
@@ -226,7 +251,7 @@ export class RewardLedger {
     if (entry === undefined) {
       const key = this.keccak(address);
       const stored = await this.readAccount(address);
-      entry = { key, account: stored === null ? new Account() : createAccountFromRLP(stored) };
+      entry = { key, account: stored === null ? new Account() : createAccountFromRLP(stored), before: stored };
       this.accounts.set(hex, entry);
     }
     return entry;
