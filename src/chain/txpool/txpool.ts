@@ -220,29 +220,22 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
 
   statusOf(hash: Uint8Array | string): PoolTxStatus | undefined {
     const tx = this.get(hash);
-    if (tx === undefined) return undefined;
-    return this.senders.get(tx.senderHex)!.isPending(tx) ? 'pending' : 'queued';
+    return tx === undefined ? undefined : this.senders.get(tx.senderHex)!.isPending(tx) ? 'pending' : 'queued';
   }
 
   /** Every pooled transaction, sender by sender, each sender's in nonce order. */
   all(): PooledTx[] {
-    const out: PooledTx[] = [];
-    for (const queue of this.senders.values()) out.push(...queue.all());
-    return out;
+    return [...this.senders.values()].flatMap((queue) => queue.all());
   }
 
   /** Executable transactions, sender by sender in nonce order. */
   pending(): PooledTx[] {
-    const out: PooledTx[] = [];
-    for (const queue of this.senders.values()) out.push(...queue.pending());
-    return out;
+    return [...this.senders.values()].flatMap((queue) => queue.pending());
   }
 
   /** Transactions waiting behind a nonce gap. */
   queued(): PooledTx[] {
-    const out: PooledTx[] = [];
-    for (const queue of this.senders.values()) out.push(...queue.queued());
-    return out;
+    return [...this.senders.values()].flatMap((queue) => queue.queued());
   }
 
   /** Executable transactions per sender (0x lowercase address → nonce-ordered list, starting at the account nonce). */
@@ -356,12 +349,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     return done;
   }
 
-  /**
-   * An empty block became the canonical head: with an empty pool that is the whole of `onBlockAdded` (no sender to
-   * read again, nothing waiting on a balance, nothing to expire) bar the head epoch, done here without its sets,
-   * promise and sweep (a bulk run's blocks: ~2 KB of garbage a block). Returns false, doing nothing, when the pool
-   * holds transactions: then call `onBlockAdded`.
-   */
+  /** An empty head on an empty pool: `onBlockAdded`'s whole effect (no sender to read, nothing to expire), or false. */
   noteEmptyHead(): boolean {
     if (this.byHash.size > 0) return false;
     this.headEpoch++;
