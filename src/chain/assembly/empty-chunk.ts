@@ -194,6 +194,8 @@ export class EmptyChunkBuilder {
       parent = block.header;
     }
     ledger.writeTo(batch);
+    // The flat state's change is the credited accounts' leaves: listed, not walked from the tries.
+    batch.flatChanges = ledger.flatChanges();
     store.stageHead(batch, parent.hash());
     await view.flat.writeHead(batch, parent.stateRoot);
     this.p.nodes.remember(ledger.latestNodes());

@@ -16,7 +16,7 @@
 import type { BlockHeader, HeaderData } from '@ethereumjs/block';
 import { RLP } from '@ethereumjs/rlp';
 import { equalsBytes } from '@ethereumjs/util';
-import { unpaddedBytes, unpaddedNumberBytes } from '../base/unpadded-bytes.js';
+import { unpaddedBytes } from '../base/unpadded-bytes.js';
 
 /** The fields a run's headers differ in. */
 export interface RunFields {
@@ -107,36 +107,127 @@ export class HeaderRun {
 
   private copier: ((template: BlockHeader) => Writable) | undefined;
 
-  /** The template's encoded items with the changing fields' items in place, as one RLP list. */
+  /**
+   * The template's encoded items with the changing fields' items in place, as one RLP list, written straight into
+   * the output (the numbers too: no item, array or prefix is allocated on the way, one buffer per header).
+   */
   private encodingOf(header: BlockHeader): Uint8Array {
-    const changed: Uint8Array[] = [];
-    changed[RAW_INDEX.parentHash] = header.parentHash;
-    changed[RAW_INDEX.stateRoot] = header.stateRoot;
-    changed[RAW_INDEX.difficulty] = unpaddedBytes(header.difficulty);
-    changed[RAW_INDEX.number] = unpaddedBytes(header.number);
-    changed[RAW_INDEX.timestamp] = unpaddedBytes(header.timestamp);
-    changed[RAW_INDEX.mixHash] = header.mixHash;
-    changed[RAW_INDEX.nonce] = header.nonce;
     const items = this.items;
+    const difficulty = numberItem(header.difficulty);
+    const number = numberItem(header.number);
+    const timestamp = numberItem(header.timestamp);
     let length = 0;
     for (let i = 0; i < items.length; i++) {
-      const value = changed[i];
-      length += value === undefined ? items[i].length : stringLength(value);
+      switch (i) {
+        case RAW_INDEX.parentHash:
+          length += stringLength(header.parentHash);
+          break;
+        case RAW_INDEX.stateRoot:
+          length += stringLength(header.stateRoot);
+          break;
+        case RAW_INDEX.difficulty:
+          length += numberLength(difficulty);
+          break;
+        case RAW_INDEX.number:
+          length += numberLength(number);
+          break;
+        case RAW_INDEX.timestamp:
+          length += numberLength(timestamp);
+          break;
+        case RAW_INDEX.mixHash:
+          length += stringLength(header.mixHash);
+          break;
+        case RAW_INDEX.nonce:
+          length += stringLength(header.nonce);
+          break;
+        default:
+          length += items[i].length;
+      }
     }
-    const prefix = listPrefix(length);
-    const out = new Uint8Array(prefix.length + length);
-    out.set(prefix, 0);
-    let at = prefix.length;
+    const prefixLength = length < 56 ? 1 : 1 + byteCount(length);
+    const out = new Uint8Array(prefixLength + length);
+    if (length < 56) out[0] = 0xc0 + length;
+    else {
+      out[0] = 0xf7 + prefixLength - 1;
+      writeNumber(out, 1, length, prefixLength - 1);
+    }
+    let at = prefixLength;
     for (let i = 0; i < items.length; i++) {
-      const value = changed[i];
-      if (value === undefined) {
-        out.set(items[i], at);
-        at += items[i].length;
-      } else at = writeString(out, at, value);
+      switch (i) {
+        case RAW_INDEX.parentHash:
+          at = writeString(out, at, header.parentHash);
+          break;
+        case RAW_INDEX.stateRoot:
+          at = writeString(out, at, header.stateRoot);
+          break;
+        case RAW_INDEX.difficulty:
+          at = writeNumberItem(out, at, difficulty);
+          break;
+        case RAW_INDEX.number:
+          at = writeNumberItem(out, at, number);
+          break;
+        case RAW_INDEX.timestamp:
+          at = writeNumberItem(out, at, timestamp);
+          break;
+        case RAW_INDEX.mixHash:
+          at = writeString(out, at, header.mixHash);
+          break;
+        case RAW_INDEX.nonce:
+          at = writeString(out, at, header.nonce);
+          break;
+        default:
+          out.set(items[i], at);
+          at += items[i].length;
+      }
     }
     return out;
   }
 }
+
+/**
+ * A header number (difficulty, number, timestamp) for `writeNumberItem`: a safe integer as itself, written without
+ * an intermediate byte array; a larger one (a difficulty past 2^53) as its bytes.
+ */
+type NumberItem = number | Uint8Array;
+
+function numberItem(value: bigint): NumberItem {
+  return value >= 0n && value <= MAX_SAFE ? Number(value) : unpaddedBytes(value);
+}
+
+/** RLP length of a number's item (the unpadded big-endian bytes as a string). */
+function numberLength(item: NumberItem): number {
+  if (typeof item !== 'number') return stringLength(item);
+  return item < 0x80 && item > 0 ? 1 : 1 + byteCount(item);
+}
+
+function writeNumberItem(out: Uint8Array, at: number, item: NumberItem): number {
+  if (typeof item !== 'number') return writeString(out, at, item);
+  if (item < 0x80 && item > 0) {
+    out[at] = item;
+    return at + 1;
+  }
+  const size = byteCount(item);
+  out[at] = 0x80 + size;
+  writeNumber(out, at + 1, item, size);
+  return at + 1 + size;
+}
+
+/** Bytes of a non-negative safe integer's unpadded big-endian form (0 for 0). */
+function byteCount(n: number): number {
+  let size = 0;
+  for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) size++;
+  return size;
+}
+
+/** Writes `n` big-endian in `size` bytes from `at`. */
+function writeNumber(out: Uint8Array, at: number, n: number, size: number): void {
+  for (let i = size - 1; i >= 0; i--) {
+    out[at + i] = n % 256;
+    n = Math.floor(n / 256);
+  }
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * A function copying the template's own fields into a new object of its class, one assignment per field in the
@@ -169,16 +260,6 @@ function writeString(out: Uint8Array, at: number, value: Uint8Array): number {
   out[at] = 0x80 + value.length;
   out.set(value, at + 1);
   return at + 1 + value.length;
-}
-
-/** RLP's list prefix for a payload of `length` bytes. */
-function listPrefix(length: number): Uint8Array {
-  if (length < 56) return Uint8Array.of(0xc0 + length);
-  const size = unpaddedNumberBytes(length);
-  const prefix = new Uint8Array(1 + size.length);
-  prefix[0] = 0xf7 + size.length;
-  prefix.set(size, 1);
-  return prefix;
 }
 
 /** A copy agrees with the library's header: the same own fields with equal values, the same encoding and hash. */

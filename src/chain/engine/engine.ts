@@ -241,6 +241,8 @@ export class ChainEngine {
       );
     });
     this.chain.on('newHead', (block: Block) => {
+      // An empty block on an empty pool (each block of a bulk run) leaves nothing to refresh or to wait for.
+      if (block.transactions.length === 0 && this.pool.noteEmptyHead()) return;
       this.trackPoolSync(this.pool.onBlockAdded(block.transactions));
     });
   }

@@ -4,7 +4,8 @@
  * `Account.serialize()` and the library's generic encoder of the leaf were ~60 % of a block's credit. The bytes are
  * the library's (account-leaf.test.ts compares them).
  */
-import { type Account, bigIntToUnpaddedBytes } from '@ethereumjs/util';
+import type { Account } from '@ethereumjs/util';
+import { unpaddedBytes } from '../base/unpadded-bytes.js';
 
 /** Bytes an RLP string header takes before `bytes` (none for a single byte below 0x80). */
 function stringHeaderLength(bytes: Uint8Array): number {
@@ -38,12 +39,7 @@ function writeString(out: Uint8Array, at: number, bytes: Uint8Array): number {
 
 /** The leaf's encoding, and the account's own encoding within it (the leaf's value, a view of the same bytes). */
 export function encodeAccountLeaf(path: Uint8Array, account: Account): { leaf: Uint8Array; value: Uint8Array } {
-  const fields = [
-    bigIntToUnpaddedBytes(account.nonce),
-    bigIntToUnpaddedBytes(account.balance),
-    account.storageRoot,
-    account.codeHash,
-  ];
+  const fields = [unpaddedBytes(account.nonce), unpaddedBytes(account.balance), account.storageRoot, account.codeHash];
   let accountPayload = 0;
   for (const f of fields) accountPayload += stringHeaderLength(f) + f.length;
   const valueLength = lengthHeaderLength(accountPayload) + accountPayload;

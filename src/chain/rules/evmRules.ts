@@ -118,14 +118,23 @@ export function evmRulesAt(network: NetworkDefinition, blockNumber: bigint): Com
 }
 
 export function evmRulesFor(network: NetworkDefinition, ruleSet: EvmRuleSetName): Common {
+  // Asked for every block made or imported: by the definition object first, without building the string key.
+  const known = evmByDefinition.get(network)?.get(ruleSet);
+  if (known !== undefined) return known;
   const key = `${network.name}:${network.chainId}:${ruleSet}`;
   let common = evmCache.get(key);
   if (common === undefined) {
     common = createRulesCommon(network, ruleSet, EVM_HARDFORK[ruleSet]);
     evmCache.set(key, common);
   }
+  let bySet = evmByDefinition.get(network);
+  if (bySet === undefined) evmByDefinition.set(network, (bySet = new Map()));
+  bySet.set(ruleSet, common);
   return common;
 }
+
+/** `evmCache`'s entries by definition object and rule set (the same Commons: a definition's name and id are fixed). */
+const evmByDefinition = new WeakMap<NetworkDefinition, Map<EvmRuleSetName, Common>>();
 
 /**
  * The Common for decoding, validating and signing transactions at `blockNumber`. Identical to

@@ -220,29 +220,22 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
 
   statusOf(hash: Uint8Array | string): PoolTxStatus | undefined {
     const tx = this.get(hash);
-    if (tx === undefined) return undefined;
-    return this.senders.get(tx.senderHex)!.isPending(tx) ? 'pending' : 'queued';
+    return tx === undefined ? undefined : this.senders.get(tx.senderHex)!.isPending(tx) ? 'pending' : 'queued';
   }
 
   /** Every pooled transaction, sender by sender, each sender's in nonce order. */
   all(): PooledTx[] {
-    const out: PooledTx[] = [];
-    for (const queue of this.senders.values()) out.push(...queue.all());
-    return out;
+    return [...this.senders.values()].flatMap((queue) => queue.all());
   }
 
   /** Executable transactions, sender by sender in nonce order. */
   pending(): PooledTx[] {
-    const out: PooledTx[] = [];
-    for (const queue of this.senders.values()) out.push(...queue.pending());
-    return out;
+    return [...this.senders.values()].flatMap((queue) => queue.pending());
   }
 
   /** Transactions waiting behind a nonce gap. */
   queued(): PooledTx[] {
-    const out: PooledTx[] = [];
-    for (const queue of this.senders.values()) out.push(...queue.queued());
-    return out;
+    return [...this.senders.values()].flatMap((queue) => queue.queued());
   }
 
   /** Executable transactions per sender (0x lowercase address → nonce-ordered list, starting at the account nonce). */
@@ -354,6 +347,14 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     };
     done.then(forget, forget);
     return done;
+  }
+
+  /** An empty head on an empty pool: `onBlockAdded`'s whole effect (no sender to read, nothing to expire), or false. */
+  noteEmptyHead(): boolean {
+    if (this.byHash.size > 0) return false;
+    this.headEpoch++;
+    this.lastExpirySweep = this.options.now();
+    return true;
   }
 
   private blockAdded:

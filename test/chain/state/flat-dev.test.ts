@@ -111,4 +111,21 @@ describe('flat state on a dev engine', () => {
     expect((await chain.getBlock(chain.getHead().header.number))!.transactions.length).toBe(4);
     expect(flatOf(chain).listedMoves - listedBefore).toBe(5);
   });
+  it("stages bulk empty blocks' head moves from their rewards' listed changes, equal to the trie walk", async () => {
+    const engine = await engines.open({
+      dataDir: engines.newDir(),
+      network: 'dev',
+      seal: 'instant',
+      mining: { coinbase: address(0xcb) },
+    });
+    const chain = engine.chain;
+    await flatReady(chain);
+    flatOf(chain).checkListed = true;
+    const listedBefore = flatOf(chain).listedMoves;
+    // The coinbase is absent before its first reward (a leaf added), then paid chunk after chunk (a leaf changed).
+    await engine.miner.mineBlocks(7, { withTransactions: false, chunkSize: 3 });
+    expect(chain.getHead().header.number).toBe(7n);
+    await expectTableAtHead(chain);
+    expect(flatOf(chain).listedMoves - listedBefore).toBe(3);
+  });
 });

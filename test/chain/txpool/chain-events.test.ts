@@ -41,6 +41,16 @@ describe('TxPool following the chain', () => {
     expect(pool.pendingNonce(alice.address)).toBe(2n);
   });
 
+  it('takes an empty head on an empty pool without a refresh, and leaves one with transactions pooled to onBlockAdded', async () => {
+    expect(pool.noteEmptyHead()).toBe(true);
+    const a0 = alice.transfer(0n);
+    await pool.add(a0.serialize());
+    expect(pool.noteEmptyHead()).toBe(false);
+    await pool.onBlockAdded([]);
+    expect(pool.has(a0.hash())).toBe(true);
+    expect(dropped).toEqual([]);
+  });
+
   it('a block that mined another transaction with a pooled nonce makes the pooled one stale', async () => {
     await pool.add(alice.transfer(0n, { gasPrice: GWEI }).serialize());
     await pool.add(alice.transfer(1n).serialize());
