@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 /** Mines `txs` with the ledger, then has the EVM-only chain import the block; returns what the miner did. */
-async function mineAndReplay(txs: Parameters<typeof mine>[1], coinbase = COINBASE) {
+async function mineAndReplay(txs: Parameters<typeof mine>[1], coinbase: Uint8Array = COINBASE) {
   taken.mockClear();
   const { block, assembled } = await mine(withLedger, txs, { coinbase });
   const fast = taken.mock.calls.length;
