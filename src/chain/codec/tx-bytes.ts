@@ -21,6 +21,14 @@ export function txBytes(tx: TypedTransaction): Uint8Array {
 }
 
 /**
+ * `bytes` are `tx`'s encoding as `serialize()` gives it (a caller that decoded `tx` from canonical bytes: the pool's
+ * legacy decoder), kept instead of encoding it again; a transaction that is not frozen keeps nothing.
+ */
+export function noteTxBytes(tx: TypedTransaction, bytes: Uint8Array): void {
+  if (Object.isFrozen(tx) && !known.has(tx)) known.set(tx, bytes);
+}
+
+/**
  * RLP of a block body's transaction list: a legacy transaction is its RLP list as is, a typed one
  * (EIP-2718) an RLP byte string holding `type || payload`.
  */

@@ -12,8 +12,9 @@
  * - rules: Spurious Dragon's EIP-161 (touched empty accounts vanish) and Byzantium's status receipts in
  *   force, and none of the EIPs that change a transfer's economics or side effects (EIP-1559 base fee,
  *   EIP-7623 calldata floor, EIP-7708 transfer logs, block access lists, stateless gas);
- * - transaction: legacy, or EIP-2930 with an empty access list; a recipient, no data, a gas price above 0;
- *   sender, recipient and coinbase all different; the recipient outside the precompile range;
+ * - transaction: legacy, or EIP-2930 with an empty access list; a recipient, no data, a gas price above 0; the
+ *   recipient outside the precompile range (sender, recipient and coinbase may be the same account: a dev node's
+ *   first account is its coinbase and the usual sender, and the changes add up on the one account as in runTx);
  * - state: the sender has no code, the right nonce and enough balance for gas limit × price + value; the
  *   recipient has no code; neither recipient nor coinbase is an existing empty account.
  * The conformance suite (`npm run conformance`) runs every state and blockchain test through this path.
@@ -63,17 +64,14 @@ export class PlainTransferLedger {
     const tx = candidate as PricedTx;
     const to = tx.to!;
     const sender = tx.getSenderAddress();
-    if (
-      equalsBytes(sender.bytes, to.bytes) ||
-      equalsBytes(sender.bytes, this.coinbase.bytes) ||
-      equalsBytes(to.bytes, this.coinbase.bytes)
-    ) {
-      return undefined;
-    }
     const gasUsed = tx.getIntrinsicGas();
     if (tx.gasLimit < gasUsed) return undefined;
 
-    const [from, recipient, miner] = await Promise.all([this.entry(sender), this.entry(to), this.entry(this.coinbase)]);
+    // One after another: two of them may be one account (a dev node's sender is often its coinbase), which must be one
+    // entry, so that the changes below add up on it as runTx's do (fee out and back in, value out and back in).
+    const from = await this.entry(sender);
+    const recipient = await this.entry(to);
+    const miner = await this.entry(this.coinbase);
     const payer = from.account;
     if (payer === undefined || !equalsBytes(payer.codeHash, KECCAK256_NULL)) return undefined;
     if (payer.nonce !== tx.nonce || payer.balance < tx.gasLimit * tx.gasPrice + tx.value) return undefined;

@@ -32,7 +32,8 @@ export interface SealedReceipt {
 /** One sealed block to re-execute on its parent's state. */
 export interface SealCheckJob {
   readonly id: number;
-  readonly header: readonly Uint8Array[];
+  /** The header's RLP encoding (the stored record's bytes: one buffer to post, not fifteen fields). */
+  readonly header: Uint8Array;
   readonly txs: readonly Uint8Array[];
   /** Impersonated transactions (anvil_impersonateAccount): their index and the sender their placeholder signature stands for. */
   readonly impersonated: readonly (readonly [index: number, sender: Uint8Array])[];

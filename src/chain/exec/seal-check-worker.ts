@@ -197,7 +197,7 @@ const hex = (v: Uint8Array | bigint | number | undefined): string =>
   v === undefined ? 'none' : typeof v === 'object' ? bytesToHex(v) : String(v);
 
 async function check(job: SealCheckJob): Promise<SealDifference[]> {
-  const header = codec.header(job.header as BlockHeaderBytes);
+  const header = codec.header(RLP.decode(job.header) as unknown as BlockHeaderBytes);
   // The rule set's shared Common (a header holds a copy of it): the key of the VM kept for that rule set.
   const common = commonAt(header.number);
   const impersonated = new Map(job.impersonated.map(([i, sender]) => [i, new Address(sender)]));

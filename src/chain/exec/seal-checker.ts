@@ -13,6 +13,8 @@ import type { Block } from '@ethereumjs/block';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { Worker } from 'node:worker_threads';
 import type { TxReceipt } from '../codec/receipts.js';
+import { txBytes } from '../codec/tx-bytes.js';
+import { headerBytesOf } from '../codec/header-bytes.js';
 import type { RewardCredit } from '../rules/engine-types.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import { spawnSiblingWorker } from '../workers/spawn.js';
@@ -139,8 +141,9 @@ export class SealChecker {
     });
     const job: SealCheckJob = compact({
       id: this.nextId++,
-      header: block.header.raw(),
-      txs: block.transactions.map((tx) => tx.serialize()),
+      header: headerBytesOf(block.header),
+      // The bytes the pool kept (tx-bytes.ts): `serialize()` would encode each transaction once more.
+      txs: block.transactions.map(txBytes),
       impersonated,
       parentRoot: subject.parentRoot,
       rewards: subject.rewards,

@@ -11,6 +11,7 @@ import type { WarmState } from '../exec/warm-state.js';
 import type { ChainView } from '../view/chain-view.js';
 import { checkpointOf, type ChainWeight, type Federation } from '../checkpointing/index.js';
 import type { BlockCodec } from '../codec/block-codec.js';
+import { hashKeepingBytes } from '../codec/header-bytes.js';
 import type { BlockStore } from '../db/block-store.js';
 import { WriteBatch } from '../db/chain-db.js';
 import type { ChainRules } from '../rules/engine-types.js';
@@ -97,7 +98,8 @@ export class BlockImporter {
   async importBlock(block: Block, opts: ImportOptions = {}): Promise<ImportResult> {
     const { view, store, federation, validator } = this.p;
     const started = performance.now();
-    const hash = block.hash();
+    // The header's encoding made for the hash serves the stored record and the seal check too (header-bytes.ts).
+    const hash = hashKeepingBytes(block.header);
     // Only for a block this chain assembled on that head, still the head, or one read from a history file: a peer's
     // block keeps the read (a snap sync stores headers above the head without this importer).
     const surelyNew =

@@ -18,6 +18,7 @@ import { type Address, SECP256K1_ORDER_DIV_2, bytesToBigInt } from '@ethereumjs/
 import { installFastSenderAddress } from '../exec/sender-address.js';
 import { TxRejectedError, feeMarketRefused } from './errors.js';
 import { installRememberedSigningHash, rememberSigningHash } from './signing-hash.js';
+import { noteTxBytes } from '../codec/tx-bytes.js';
 
 /** The transaction kinds ETC has: legacy (type 0) and EIP-2930 access-list (type 1, from Magneto). */
 export type PoolTransaction = LegacyTx | AccessList2930Tx;
@@ -102,6 +103,10 @@ function decodeLegacy(raw: Uint8Array, rules: DecodeRules): LegacyTx {
   }
   // Its sender's recovery hashes what the signature signs: from these field bytes, not from the fields re-encoded.
   rememberSigningHash(requireSigned(tx), values as Uint8Array[]);
+  // The bytes are its encoding: RLP.decode refuses every non-canonical form (a prefixed single byte, a long form for
+  // a short length, zeros before a length, a remainder), the library refuses leading zeros in nonce, gasPrice, gas,
+  // value, v, r and s and a `to` other than 20 bytes or none, and the other fields are bytes kept as they came.
+  noteTxBytes(tx, raw);
   return tx;
 }
 

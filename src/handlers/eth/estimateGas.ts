@@ -17,6 +17,7 @@ import { engineOf } from '../block-ref.js';
 import { executionReverted } from './revert.js';
 import { callOverridesOf } from './call-overrides.js';
 import { consoleOf, printConsole } from './console-lines.js';
+import { plainTransferGas } from './transfer-estimate.js';
 
 /** The lowest gas limit with which the call succeeds, found by binary search (not the gas it used). */
 export async function eth_estimateGas(
@@ -48,6 +49,20 @@ export async function estimateGas(
   onConsole?: (lines: readonly string[] | undefined) => void,
 ): Promise<bigint> {
   const cap = await gasCap(engine, block, msg);
+  const known = await plainTransferGas(engine, block, msg, cap);
+  if (known !== undefined) return known;
+  return searchGas(engine, block, msg, cap, method, onConsole);
+}
+
+/** The search below the cap, by runs of the message (the reference `plainTransferGas` must agree with). */
+export async function searchGas(
+  engine: ChainEngine,
+  block: Block,
+  msg: CallMessage,
+  cap: bigint,
+  method: string,
+  onConsole?: (lines: readonly string[] | undefined) => void,
+): Promise<bigint> {
   // console.log lines come from the run at the cap only: the search's runs would repeat them.
   const { console: withConsole, ...plain } = msg;
   const attempt = (gas: bigint) => runOn(engine, block, { ...plain, gas }, method);
@@ -84,7 +99,7 @@ function isGasShortage(error: string): boolean {
  * once the value is sent. A sender whose balance does not exceed the value (an unfunded account included) cannot
  * pay for any gas: geth answers "insufficient funds for transfer" there, not "gas required exceeds allowance (0)".
  */
-async function gasCap(engine: ChainEngine, block: Block, msg: CallMessage): Promise<bigint> {
+export async function gasCap(engine: ChainEngine, block: Block, msg: CallMessage): Promise<bigint> {
   const limit = msg.gas ?? defaultCallGas(engine, block);
   const price = msg.gasPrice ?? 0n;
   if (price === 0n) {

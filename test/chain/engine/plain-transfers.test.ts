@@ -54,9 +54,9 @@ afterAll(async () => {
 });
 
 /** Mines `txs` with the ledger, then has the EVM-only chain import the block; returns what the miner did. */
-async function mineAndReplay(txs: Parameters<typeof mine>[1]) {
+async function mineAndReplay(txs: Parameters<typeof mine>[1], coinbase: Uint8Array = COINBASE) {
   taken.mockClear();
-  const { block, assembled } = await mine(withLedger, txs, { coinbase: COINBASE });
+  const { block, assembled } = await mine(withLedger, txs, { coinbase });
   const fast = taken.mock.calls.length;
   const replayed = await evmOnly.importBlock(evmOnly.decodeBlock(block.serialize()));
   expect(replayed.status).toBe('head');
@@ -71,8 +71,8 @@ describe('plain transfers without the EVM', () => {
       signedTx(withLedger, { from: 0, nonce: 0n, to: fresh(1), value: ETH }), // creates the recipient
       signedTx(withLedger, { from: 0, nonce: 1n, to: fresh(2), value: 0n }), // EIP-161: nothing is created
       signedTx(withLedger, { from: 1, nonce: 0n, to: addresses[2], value: 5n, gasLimit: 50_000n }), // unused gas refunded
-      signedTx(withLedger, { from: 1, nonce: 1n, to: addresses[1], value: 7n }), // to itself: EVM
-      signedTx(withLedger, { from: 2, nonce: 0n, to: COINBASE, value: 9n }), // to the coinbase: EVM
+      signedTx(withLedger, { from: 1, nonce: 1n, to: addresses[1], value: 7n }), // to itself: ledger
+      signedTx(withLedger, { from: 2, nonce: 0n, to: COINBASE, value: 9n }), // to the coinbase: ledger
       signedTx(withLedger, {
         from: 3,
         nonce: 0n,
@@ -90,7 +90,7 @@ describe('plain transfers without the EVM', () => {
     const { assembled, fast } = await mineAndReplay(txs);
     expect(assembled.rejected.map((r) => r.tx.hash())).toEqual([txs[7].hash()]);
     expect(assembled.rejected[0].reason).toMatch(/nonce/);
-    expect(fast).toBe(4);
+    expect(fast).toBe(6);
     const gas = assembled.receipts.map((r) => r.gasUsed);
     expect(gas.slice(0, 3)).toEqual([21_000n, 21_000n, 21_000n]);
     expect(gas[5]).toBeGreaterThan(21_000n);
@@ -114,5 +114,31 @@ describe('plain transfers without the EVM', () => {
     const state = await withLedger.stateAt('latest');
     expect(await state!.getBalance(contract)).toBe(11n);
     expect(await state!.getBalance(fresh(1))).toBe(ETH + 2n);
+  });
+
+  it('give the EVM state when the sender, the recipient or both are the coinbase (a dev node sending from account 0)', async () => {
+    const miner = addresses[9]!;
+    const [minerBalance, coinbaseBalance] = await (async () => {
+      const state = await withLedger.stateAt('latest');
+      return [await state!.getBalance(miner), await state!.getBalance(COINBASE)];
+    })();
+    const txs = [
+      signedTx(withLedger, { from: 9, nonce: 0n, to: fresh(6), value: 13n }), // from the coinbase, to a new account
+      signedTx(withLedger, { from: 9, nonce: 1n, to: fresh(1), value: 0n, gasLimit: 40_000n }), // no value, gas left
+      signedTx(withLedger, { from: 9, nonce: 2n, to: miner, value: 17n }), // the coinbase to itself
+      signedTx(withLedger, { from: 8, nonce: 1n, to: miner, value: 19n }), // to the coinbase
+      signedTx(withLedger, { from: 8, nonce: 2n, to: COINBASE, value: 0n }), // to a former coinbase, now a plain account
+    ];
+    const { assembled, fast } = await mineAndReplay(txs, miner);
+    expect(assembled.rejected).toEqual([]);
+    expect(fast).toBe(5);
+    const state = await withLedger.stateAt('latest');
+    // Its own fees come back to it: the coinbase loses only the value it sent to others, and gains what it was sent,
+    // the other sender's fees and the block reward (5 ETC in the dev chain's first era).
+    const fees = 2n * 21_000n * 10n ** 9n;
+    expect(await state!.getBalance(miner)).toBe(minerBalance - 13n + 19n + fees + 5n * ETH);
+    expect(await state!.getNonce(miner)).toBe(3n);
+    expect(await state!.getBalance(fresh(6))).toBe(13n);
+    expect(await state!.getBalance(COINBASE)).toBe(coinbaseBalance);
   });
 });
