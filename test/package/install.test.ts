@@ -202,7 +202,14 @@ const TSCONFIG = {
 };
 
 /** Where `npm run codegen` writes (.gitignore's list of its outputs). */
-const CODEGEN_PLACES = ['openrpc.json', 'src/generated', 'src/handlers', 'clients/typescript/src', 'clients/python', 'docs'];
+const CODEGEN_PLACES = [
+  'openrpc.json',
+  'src/generated',
+  'src/handlers',
+  'clients/typescript/src',
+  'clients/python',
+  'docs',
+];
 
 /**
  * The working tree as git sees it (tracked and untracked files, not ignored ones) with this checkout's node_modules.
@@ -224,7 +231,10 @@ function copyOfCheckout(): string {
     { cwd: repoRoot, encoding: 'utf8' },
   );
   expect(generated.status, generated.stderr).toBe(0);
-  const files = [...listed.stdout.split('\0'), ...generated.stdout.split('\0').filter((f) => !f.includes('__pycache__'))];
+  const files = [
+    ...listed.stdout.split('\0'),
+    ...generated.stdout.split('\0').filter((f) => !f.includes('__pycache__')),
+  ];
   for (const file of files.filter(Boolean)) {
     const from = join(repoRoot, file);
     if (!existsSync(from) || !lstatSync(from).isFile()) continue; // deleted but not committed, or the node_modules link

@@ -327,9 +327,13 @@ describe('crash safety', () => {
   it('reopens on a consistent head after SIGKILL during imports', async () => {
     const dir = tempDir('engine-crash-');
     try {
-      const child = spawn(process.execPath, [await compiledChild(new URL('./crash-child.ts', import.meta.url)), dir.dir], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(
+        process.execPath,
+        [await compiledChild(new URL('./crash-child.ts', import.meta.url)), dir.dir],
+        {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        },
+      );
       let reported = 0n;
       await new Promise<void>((resolve, reject) => {
         child.on('exit', (code) => reject(new Error(`child exited early (${code})`)));
