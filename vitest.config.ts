@@ -60,16 +60,17 @@ const OTHER_TEST_FILES = (readdirSync(join(root, 'test'), { recursive: true }) a
 
 /**
  * Of those, the files that import no module of src/ (nor of scripts/, conformance/, codegen/, clients/ or bench/)
- * themselves, only Node, packages and test helpers: they drive node processes over RPC, the CLI or the wire, and
+ * themselves but the dev accounts' constants, only Node, packages and test helpers: they drive node processes over
+ * RPC, the CLI or the wire, and
  * change no module state that another file could see. They share a worker's modules too: in a fresh worker each paid
  * ~0.4 s of CPU for the worker's start and vitest's and the helpers' modules (12 such files of test/anvil, server,
  * dev-flags and trace, two runs each: 20.2 and 20.5 CPU s isolated, 15.1 and 15.9 s shared). The longest files stay
  * isolated, so the order below still starts them first.
  */
+const IMPORTS_MODULES =
+  /from '(\.\.\/)+(src|scripts|conformance|codegen|clients|bench)\/(?!chain\/networks\/devAccounts\.js')/;
 const DRIVES_PROCESSES_ONLY = OTHER_TEST_FILES.filter(
-  (file) =>
-    !/from '(\.\.\/)+(src|scripts|conformance|codegen|clients|bench)\//.test(readFileSync(join(root, file), 'utf8')) &&
-    !LONGEST_FIRST.includes(file),
+  (file) => !IMPORTS_MODULES.test(readFileSync(join(root, file), 'utf8')) && !LONGEST_FIRST.includes(file),
 );
 
 class LongestFirst extends BaseSequencer {
