@@ -56,16 +56,18 @@ const LONGEST_FIRST = [
 const root = fileURLToPath(new URL('.', import.meta.url));
 const OTHER_TEST_FILES = (readdirSync(join(root, 'test'), { recursive: true }) as string[])
   .map((file) => `test/${file.split('\\').join('/')}`)
-  .filter((file) => file.endsWith('.test.ts') && !/^test\/(rpc\/|chain\/[^/]+\/)/.test(file));
+  .filter(
+    (file) =>
+      file.endsWith('.test.ts') && !file.includes('/node_modules/') && !/^test\/(rpc\/|chain\/[^/]+\/)/.test(file),
+  );
 
 /**
  * Of those, the files that import no module of src/ (nor of scripts/, conformance/, codegen/, clients/ or bench/)
  * themselves but the dev accounts' constants, only Node, packages and test helpers: they drive node processes over
- * RPC, the CLI or the wire, and
- * change no module state that another file could see. They share a worker's modules too: in a fresh worker each paid
- * ~0.4 s of CPU for the worker's start and vitest's and the helpers' modules (12 such files of test/anvil, server,
- * dev-flags and trace, two runs each: 20.2 and 20.5 CPU s isolated, 15.1 and 15.9 s shared). The longest files stay
- * isolated, so the order below still starts them first.
+ * RPC, the CLI or the wire, and change no module state that another file could see. They share a worker's modules
+ * too: in a fresh worker each paid ~0.4 s of CPU for the worker's start and vitest's and the helpers' modules (12 such
+ * files of test/anvil, server, dev-flags and trace, two runs each: 20.2 and 20.5 CPU s isolated, 15.1 and 15.9 s
+ * shared). The longest files stay isolated, so the order below still starts them first.
  */
 const IMPORTS_MODULES =
   /from '(\.\.\/)+(src|scripts|conformance|codegen|clients|bench)\/(?!chain\/networks\/devAccounts\.js')/;
