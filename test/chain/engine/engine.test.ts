@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import type { Block } from '@ethereumjs/block';
 import { bytesToHex, setLengthLeft, bigIntToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +9,7 @@ import { BlockImportError } from '../../../src/chain/import/import-error.js';
 import type { ReorgEvent } from '../../../src/chain/view/chain-events.js';
 import { genesisBlockOf } from '../../../src/chain/genesis/header.js';
 import { DEV_ACCOUNT_BALANCE, dev } from '../../../src/chain/networks/index.js';
+import { compiledChild } from '../../helpers/compiled-child.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from './fixtures.js';
 
 const ETHER = 10n ** 18n;
@@ -329,7 +329,7 @@ describe('crash safety', () => {
     try {
       const child = spawn(
         process.execPath,
-        ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir.dir],
+        [await compiledChild(new URL('./crash-child.ts', import.meta.url)), dir.dir],
         {
           stdio: ['ignore', 'pipe', 'inherit'],
         },

@@ -4,12 +4,12 @@
  * head answer from it, and 100 more blocks keep it equal.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { createAccount, Address } from '@ethereumjs/util';
 import { describe, expect, it } from 'vitest';
 import { keccak256 } from '../../../src/chain/base/crypto.js';
 import { WriteBatch } from '../../../src/chain/db/chain-db.js';
 import { keys, Tag } from '../../../src/chain/db/keys.js';
+import { compiledChild } from '../../helpers/compiled-child.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
 import { BIG, dbOf, flatOf, flatReady, slotKey, tableEntries, trieEntries } from './flat-check.js';
 
@@ -18,11 +18,9 @@ const BIG_SLOTS = 3000;
 
 /** Runs the child until its build cursor's first byte reaches `atLeast`, then kills it; returns what it printed. */
 async function runAndKill(dir: string, atLeast: number): Promise<string[]> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(new URL('./flat-build-child.ts', import.meta.url)), dir],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, [await compiledChild(new URL('./flat-build-child.ts', import.meta.url)), dir], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const seen: string[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
