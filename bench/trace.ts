@@ -6,8 +6,12 @@
  * each, after a warm-up) so machine noise hits them alike; the median is reported, with each server's CPU time per
  * trace where /proc gives it (a loaded machine stretches wall time far more than CPU time).
  *   npx tsx bench/trace.ts            writes bench/results/trace.md
+ * svc-node runs as `npm start` runs it and as the peer comparison starts it (bench/compare/targets.ts): `node
+ * bin/svc-node.js`, the compiled bundle, built first; Anvil and Hardhat run as they ship too.
  * Knobs: BENCH_TRACE_RUNS (3), BENCH_TRACE_SECONDS (3), BENCH_TRACE_STEPS (1000); BENCH_NODE_DIR=<checkout> runs the
- * svc-node of another checkout (an A/B in one session; the results file is still written here).
+ * svc-node of another checkout (an A/B in one session; the results file is still written here); BENCH_TRACE_TSX=1
+ * runs svc-node's TypeScript sources through tsx instead (a development run: ~15 % more CPU a trace, measured
+ * alternating with the bundle on a loaded machine).
  * Hardhat comes from bench/peers (installed there on first use, as the peer comparison does).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -61,13 +65,23 @@ function stopper(child: ChildProcess, after?: () => void): () => Promise<void> {
   };
 }
 
+/** Sources through tsx (BENCH_TRACE_TSX=1), else the shipped entry point. */
+const fromSources = process.env.BENCH_TRACE_TSX === '1';
+
 async function startSvcNode(): Promise<Target> {
   const port = await freePort();
   const datadir = mkdtempSync(join(tmpdir(), 'bench-trace-'));
   const { NODE_ENV: _dropped, ...env } = process.env; // production-like: no result validation
-  const args = ['--import', 'tsx', 'src/main.ts', '--http.port', String(port), '--http.addr', '127.0.0.1'];
+  const cwd = process.env.BENCH_NODE_DIR ?? repo;
+  if (!fromSources) {
+    // dist/ and its bundle brought up to date before the node's start is timed (bin/svc-node.js would do it too).
+    const build = spawnSync(process.execPath, ['bin/build.js'], { cwd, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (build.status !== 0) throw new Error(`bin/build.js failed with ${build.status}`);
+  }
+  const entry = fromSources ? ['--import', 'tsx', 'src/main.ts'] : ['bin/svc-node.js'];
+  const args = [...entry, '--http.port', String(port), '--http.addr', '127.0.0.1'];
   const child = spawn(process.execPath, [...args, '--no-p2p', '--datadir', datadir], {
-    cwd: process.env.BENCH_NODE_DIR ?? repo,
+    cwd,
     env,
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -198,6 +212,9 @@ try {
     `One transaction of ${[...steps.values()].join(' / ')} opcodes (${targets.map((t) => t.name).join(' / ')}; a`,
     `countdown loop), traced over JSON-RPC one request at a time; median of ${RUNS} runs of ${SECONDS} s per target,`,
     'the targets taking turns. `npx tsx bench/trace.ts` (also part of `npm run bench`; BENCH_TRACE=0 skips it).',
+    fromSources
+      ? 'svc-node ran its TypeScript sources through tsx (BENCH_TRACE_TSX=1), not its bundle.'
+      : 'svc-node ran as `npm start` runs it (`node bin/svc-node.js`, the bundle), as in the peer comparison.',
     '',
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? 'CPU'}, load ${loadavg()[0]!.toFixed(2)} at the end; ${new Date().toISOString()}.`,
     '',

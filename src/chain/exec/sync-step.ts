@@ -129,7 +129,7 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   if (probe !== undefined) {
     // A dynamic charge can fail before the library's hook, which then still reports the step: its path does that.
     if (probe.awaits(info.code) || info.dynamicGas) return false;
-  } else if ((evm.events?.listenerCount('step') ?? 0) > 0) return false;
+  } else if (listensToSteps(interpreter)) return false;
   if (runState.eip7928PostTargetCallOog !== undefined) return false;
   if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
   const gas = info.dynamicGas ? entry.syncGas!(runState, info.feeBigInt, interpreter.common) : info.feeBigInt;
@@ -140,6 +140,17 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   entry.opHandler(runState, interpreter.common);
   runState.env.accessWitness?.commit();
   return true;
+}
+
+/**
+ * Whether the EVM has `step` listeners, as `runLegacyCode` found at the frame's start (listeners come and go between
+ * transactions: trace/hooks.ts, step-probe.ts and simulate-transfers.ts attach before one runs and detach after it),
+ * else asked now: asking the emitter per step was ~3 % of a callTracer trace's samples (bench/trace-engine.ts).
+ */
+const STEP_LISTENED = '_svcStepListened';
+type FrameFlags = { [STEP_LISTENED]?: boolean | undefined };
+function listensToSteps(interpreter: InterpreterLike): boolean {
+  return (interpreter as FrameFlags)[STEP_LISTENED] ?? (interpreter._evm.events?.listenerCount('step') ?? 0) > 0;
 }
 
 /** Whether `runLegacyCode` covers a frame of `code` (else the library's loop runs it). */
@@ -162,6 +173,16 @@ export async function runLegacyCode(
   const first = runState.programCounter;
   if (first !== 0 && (first < 0 || first >= code.length))
     throw new Error('Internal error: program counter not in range');
+  const flags = interpreter as FrameFlags;
+  flags[STEP_LISTENED] = (interpreter._evm.events?.listenerCount('step') ?? 0) > 0;
+  try {
+    return await frameLoop(interpreter, runState);
+  } finally {
+    flags[STEP_LISTENED] = undefined;
+  }
+}
+
+async function frameLoop(interpreter: InterpreterLike, runState: RunState): Promise<FrameOutcome> {
   let exceptionError: unknown;
   // Until the first jump the opcodes are looked up one by one; from then on the analysis has them all.
   let analysed: OpcodeEntry[] | undefined;

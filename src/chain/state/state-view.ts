@@ -43,15 +43,15 @@ export interface OpenedState {
 /**
  * A state manager positioned at `stateRoot`. Ordered-map caches never evict, so nothing is lost before the flush.
  * `trieCaches`: the store's shared ones by default; work whose nodes must not outlive it (a trace's re-execution)
- * passes its own. `written`: where the plain keys of what is written are noted (none for a state that is never
- * stored, such as a simulation's).
+ * passes its own. `written`: where the plain keys of what is written are noted, the store's by default; null for a
+ * state that is never stored, such as a simulation's or a trace's replay (undefined would take the default).
  */
 export function openState(
   store: TrieNodeStore,
   common: Common,
   stateRoot: Uint8Array,
   trieCaches: StateTrieCaches = store.trieCaches,
-  written: WrittenKeys | undefined = store.writtenKeys,
+  written: WrittenKeys | null | undefined = store.writtenKeys,
 ): OpenedState {
   const buffer = new BufferedTrieDB(store);
   const trie = new StateTrie(
@@ -70,7 +70,12 @@ export function openState(
     code: { type: CacheType.ORDERED_MAP },
   });
   keepAccountsDecoded(caches.account);
-  const stateManager = new ChainStateManager({ common, trie, caches }, store.fork, written, new FlatLookup(store));
+  const stateManager = new ChainStateManager(
+    { common, trie, caches },
+    store.fork,
+    written ?? undefined,
+    new FlatLookup(store),
+  );
   return { stateManager, buffer };
 }
 

@@ -10,7 +10,7 @@
  * Nothing else lives in an entry, so no trace's answer depends on an earlier one: answers stay as a fresh replay's.
  */
 import type { Common } from '@ethereumjs/common';
-import { bytesToUnprefixedHex } from '@ethereumjs/util';
+import { hexKey } from '../db/hex-key.js';
 import type { OpenedState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 
@@ -33,7 +33,7 @@ export function takeState(
   store: TrieNodeStore,
 ): OpenedState | undefined {
   const idle = idleByChain.get(chain);
-  const key = bytesToUnprefixedHex(stateRoot);
+  const key = hexKey(stateRoot);
   const entry = idle?.get(key);
   if (entry === undefined) return undefined;
   idle!.delete(key);
@@ -50,7 +50,7 @@ export function leaveState(
 ): void {
   let idle = idleByChain.get(chain);
   if (idle === undefined) idleByChain.set(chain, (idle = new Map()));
-  const key = bytesToUnprefixedHex(stateRoot);
+  const key = hexKey(stateRoot);
   idle.delete(key);
   idle.set(key, { opened, common, store });
   while (idle.size > KEPT) idle.delete(idle.keys().next().value as string);

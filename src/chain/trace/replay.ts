@@ -16,7 +16,7 @@ import { type CallMessage, rejectionMessage } from '../exec/call.js';
 import { jumpAnalysisCacheInstalled } from '../exec/jump-analysis-cache.js';
 import { takeConsole, watchConsole } from '../exec/console-watch.js';
 import type { RewardCredit } from '../rules/engine-types.js';
-import { openState } from '../state/state-view.js';
+import { type OpenedState, openState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import { TraceBudget } from './budget.js';
 import { continued, rebuiltState } from './reexec.js';
@@ -105,7 +105,7 @@ export async function traceCall(
   const common = chain.commonAt(block.header.number);
   const { store, ancestors, stateRoot } = chain.replayBase(block.header);
   const opened =
-    rebuilt === undefined ? openState(store, common, stateRoot) : continued(rebuilt, store, common, stateRoot);
+    rebuilt === undefined ? replayState(store, common, stateRoot) : continued(rebuilt, store, common, stateRoot);
   await opts.prepareState?.(opened.stateManager);
   await jumpAnalysisCacheInstalled;
   const vm = await createVM({ common: common.copy(), stateManager: opened.stateManager, blockchain: ancestors });
@@ -172,8 +172,10 @@ async function replay(
   const rebuilt = await rebuiltState(chain, parent, deadline, budget);
   const common = chain.commonAt(block.header.number);
   const { store, ancestors, stateRoot } = chain.replayBase(parent);
-  const kept = rebuilt === undefined ? takeState(chain, stateRoot, common, store) : undefined;
-  const state = rebuilt !== undefined ? continued(rebuilt, store, common, stateRoot) : kept;
+  const state =
+    rebuilt !== undefined
+      ? continued(rebuilt, store, common, stateRoot)
+      : (takeState(chain, stateRoot, common, store) ?? replayState(store, common, stateRoot));
   const runner = await BlockRunner.start({
     store,
     common,
@@ -183,7 +185,7 @@ async function replay(
     plainTransfers: false,
     // The lean frames of calls and sealing (exec/call-frames.ts); the generic path, the reference, keeps the library's.
     leanEvm: opts.generic !== true,
-    ...(state !== undefined ? { state } : {}),
+    state,
   });
   const vm = await runner.vmForTracing();
   const last = only ?? block.transactions.length - 1;
@@ -205,6 +207,17 @@ async function replay(
   }
   if (rebuilt === undefined) leaveState(chain, stateRoot, common, store, await runner.discard());
   return traces;
+}
+
+/**
+ * A state opened for a replay, which is never stored: it notes no written keys (state/written-keys.ts: those name
+ * what blocks and edits wrote) and, given to the runner, lists no flat-state changes (state/change-list.ts: a block
+ * runner lists them on a state it opens itself, for a head move). A replay's state is kept for the next replay on
+ * the same parent (replay-states.ts), so a listing begun once went on for every trace after it: a copy of each
+ * account's encoding before each write, a tenth of a callTracer trace's engine time (bench/trace-engine.ts profiled).
+ */
+function replayState(store: TrieNodeStore, common: Common, stateRoot: Uint8Array): OpenedState {
+  return openState(store, common, stateRoot, store.trieCaches, null);
 }
 
 function checkDeadline(deadline: Deadline | undefined): void {

@@ -36,7 +36,9 @@ export async function runTraced(
   const tracer = newTracer(opts, budget);
   const events: Tracer = tracer;
   const state = vm.stateManager;
-  await events.txStart?.({ ...start, state });
+  // Awaited only when it is async (most tracers' are not): an await of nothing still costs a turn of the microtasks.
+  const started = events.txStart?.({ ...start, state });
+  if (started !== undefined) await started;
   const evm = vm.evm as EVM;
   const session = new TraceSession(tracer, deadline, budget, precompilesOf(evm));
   let returnValue: Uint8Array = EMPTY;
@@ -61,7 +63,8 @@ export async function runTraced(
   }
   // A cap or a tracer failure surfaces here even where the run swallowed it as a failed transaction.
   session.check();
-  await events.txEnd?.({ ...outcome, returnValue, state });
+  const ended = events.txEnd?.({ ...outcome, returnValue, state });
+  if (ended !== undefined) await ended;
   session.check();
   budget.charge(events.sizeEstimate?.() ?? 0);
   return tracer.result();

@@ -67,7 +67,7 @@ export async function simulate(
   const baseCommon = chain.commonAt(base.header.number);
   const opened =
     rebuilt === undefined
-      ? openState(store, baseCommon, stateRoot, privateCaches(store), undefined)
+      ? openState(store, baseCommon, stateRoot, privateCaches(store), null)
       : continued(rebuilt, store, baseCommon, stateRoot);
   const run = new SimulationRun(chain, opened.stateManager, simulatedAncestors(ancestors), opts);
   const out: SimulatedBlockResult[] = [];

@@ -150,6 +150,9 @@ describe('chain engine', () => {
     } finally {
       await c.close();
     }
+    // Looked up before the reorg too: a location remembered then (block-store.ts) must not outlive it.
+    expect((await a.getTransaction(shared.hash()))!.block.hash()).toEqual(blocksA[0].hash());
+    expect(await a.getTransaction(blocksA[0].transactions[0].hash())).toBeDefined();
     const reorgs: ReorgEvent[] = [];
     const heads: Block[] = [];
     a.on('reorg', (e) => reorgs.push(e));

@@ -11,6 +11,7 @@ import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { stepCounts } from '../../../src/chain/exec/sync-step.js';
 import { traceTransaction } from '../../../src/chain/trace/replay.js';
 import { leaveState, takeState } from '../../../src/chain/trace/replay-states.js';
+import { WrittenKeys } from '../../../src/chain/state/written-keys.js';
 import { TraceLimitError } from '../../../src/chain/trace/types.js';
 import { deployCode, loopRuntime, memoryGrowRuntime } from '../../trace/evm-asm.js';
 import { addresses, mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
@@ -103,5 +104,29 @@ describe('a replay on a kept parent state', () => {
     expect(JSON.stringify(await traceTransaction(chain, memoryTx, { tracer: 'callTracer' }))).toBe(
       JSON.stringify(await traceTransaction(chain, memoryTx, { tracer: 'callTracer', generic: true })),
     );
+  });
+
+  it('is not an imported block: it lists no flat-state changes and notes no written keys', async () => {
+    const found = await chain.getTransaction(memoryTx);
+    const parent = (await chain.getHeader(found!.block.header.parentHash))!;
+    const { store, stateRoot } = chain.replayBase(parent);
+    const common = chain.commonAt(found!.block.header.number);
+    // The dev chain's written keys (what anvil_dumpState names), as a node keeping them has them.
+    const written = new WrittenKeys();
+    const before = store.writtenKeys;
+    store.writtenKeys = written;
+    try {
+      takeState(chain, stateRoot, common, store); // the next trace opens the state afresh
+      // The transaction writes its sender's account and the coinbase's.
+      await traceTransaction(chain, memoryTx, { tracer: 'callTracer' });
+    } finally {
+      store.writtenKeys = before;
+    }
+    expect([...written.allAddresses()]).toHaveLength(0);
+    const kept = takeState(chain, stateRoot, common, store)!;
+    // A listing begun on the replay's state would go on for every later replay on it (a copy of each account's
+    // encoding before each write), with nobody ever taking it.
+    expect(kept.stateManager.takeFlatChanges(stateRoot)).toBeUndefined();
+    leaveState(chain, stateRoot, common, store, kept);
   });
 });
