@@ -98,7 +98,9 @@ export const viemAdapter: ClientAdapter = {
       async chainId(over) {
         return BigInt(await (over === 'http' ? publicClient : wsClient).getChainId());
       },
-      blockNumber: () => publicClient.getBlockNumber(),
+      // Uncached: viem keeps a block number for the polling interval (50 ms here), and a deploy and its receipt can
+      // now take less than that, so the cached number was the block before the receipt's.
+      blockNumber: () => publicClient.getBlockNumber({ cacheTime: 0 }),
       getBalance: (address, blockNumber) =>
         publicClient.getBalance({ address: address as Address, ...(blockNumber === undefined ? {} : { blockNumber }) }),
       async getBlock(ref) {
