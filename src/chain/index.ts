@@ -24,7 +24,7 @@ export {
 } from './networks/index.js';
 export { crc32, crc32Portable, forkBlocksOf, ForkIdTable, type ForkId } from './rules/fork-id.js';
 export { forkConfigsOf, type ForkConfig, type ForkConfigs } from './rules/fork-config.js';
-export { PRECOMPILES_ADDED, precompilesOf, type Precompile } from './rules/precompiles.js';
+export { PRECOMPILES_ADDED, inPrecompileRange, precompilesOf, type Precompile } from './rules/precompiles.js';
 export type { NetworkName, EtcForkName, EtcForkSchedule } from './networks/types.js';
 export {
   ETC_FORK_NAMES,

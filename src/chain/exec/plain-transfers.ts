@@ -22,6 +22,7 @@
 import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { Account, type Address, KECCAK256_NULL, bytesToUnprefixedHex, equalsBytes } from '@ethereumjs/util';
+import { inPrecompileRange } from '../rules/precompiles.js';
 
 /** What a state manager offers that the ledger needs. */
 export interface AccountState {
@@ -125,10 +126,4 @@ function isPlainTransferShape(tx: TypedTransaction): boolean {
   if (tx.to === undefined || tx.data.length !== 0) return false;
   if (!((tx as PricedTx).gasPrice > 0n)) return false;
   return !inPrecompileRange(tx.to.bytes);
-}
-
-/** Precompiles (present and future) sit at addresses below 2^16; a transfer to one runs it. */
-function inPrecompileRange(address: Uint8Array): boolean {
-  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false;
-  return true;
 }

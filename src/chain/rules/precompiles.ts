@@ -61,3 +61,12 @@ export function precompilesOf(ruleSet: EvmRuleSetName): readonly Precompile[] {
   }
   return out;
 }
+
+/**
+ * Whether `address` (20 bytes) lies below 2^16, where precompiles sit, present and future: a value transfer there
+ * runs one, so the paths that skip the EVM for a plain transfer (block assembly, gas estimation) leave these alone.
+ */
+export function inPrecompileRange(address: Uint8Array): boolean {
+  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false;
+  return true;
+}

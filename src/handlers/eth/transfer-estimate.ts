@@ -15,7 +15,7 @@
  */
 import type { Block } from '@ethereumjs/block';
 import { KECCAK256_NULL, equalsBytes } from '@ethereumjs/util';
-import type { CallMessage, ChainEngine } from '../../chain/index.js';
+import { type CallMessage, type ChainEngine, inPrecompileRange } from '../../chain/index.js';
 import { heldState } from '../block-ref.js';
 
 /** A transaction's intrinsic gas without data or creation, in every fork this node runs (Frontier on). */
@@ -35,10 +35,4 @@ export async function plainTransferGas(
   if (state === undefined) return undefined; // the search's run answers "not found"
   // The code hash comes with the account (often from the head's kept state), no code read.
   return equalsBytes(await state.getCodeHash(to), KECCAK256_NULL) ? TRANSFER_GAS : undefined;
-}
-
-/** Precompiles (present and future) sit at addresses below 2^16. */
-function inPrecompileRange(address: Uint8Array): boolean {
-  for (let i = 0; i < 18; i++) if (address[i] !== 0) return false;
-  return true;
 }
