@@ -16,7 +16,7 @@ export const blockNumberOf = async (node: NodeProcess): Promise<number> =>
 export const peerCountOf = async (node: NodeProcess): Promise<number> =>
   Number(await call<string>(node.url, 'net_peerCount'));
 export const blockAt = (node: NodeProcess, tag: number | 'latest') =>
-  call<{ hash: string; number: string; miner: string; totalDifficulty: string } | null>(
+  call<{ hash: string; number: string; miner: string; timestamp: string; totalDifficulty: string } | null>(
     node.url,
     'eth_getBlockByNumber',
     [typeof tag === 'number' ? `0x${tag.toString(16)}` : tag, false],

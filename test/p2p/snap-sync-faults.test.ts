@@ -176,8 +176,25 @@ describe('snap sync faults', () => {
     const abandoned = await blockAt(miner, forkPoint + 1);
     // Every server goes back below the pivot and the miner builds on from there: the same empty blocks with later
     // timestamps, so other hashes, while each height keeps the state root it had on the old branch.
+    const oldHead = await blockNumberOf(miner);
     for (const server of [servers[2]!, servers[1]!, miner])
       await call(server.url, 'test_rewindToBlock', [hexBlock(forkPoint)]);
+    // The new branch outweighs the old one at once: until it does, a follower keeps (or fetches again from a peer
+    // not yet rewound) the old branch, and a loaded machine could let the node finish healing on it (seen in CI).
+    // Later than the block it replaces, so other hashes from the fork point on (a burst of mined blocks runs ahead
+    // of the clock, and the same parent and time would seal the same block again).
+    // The miner's own 1-s blocks go on meanwhile: 5 s past both, so none of them is already at that time.
+    const later = [abandoned, await blockAt(miner, 'latest')].map((b) => BigInt(b!.timestamp));
+    await call(miner.url, 'test_modifyTimestamp', [hexBlock((later[0]! > later[1]! ? later[0]! : later[1]!) + 5n)]);
+    await call(miner.url, 'test_mineBlocks', [oldHead - forkPoint + 2]);
+    const newHash = (await blockAt(miner, forkPoint + 1))?.hash;
+    await waitFor(
+      async () => (await Promise.all(servers.map((s) => blockAt(s, forkPoint + 1)))).every((b) => b?.hash === newHash),
+      'every server to follow the new branch',
+      { miner },
+      30_000,
+    );
+    expect(doneLine(fresh), 'the sync finished before the new branch was served').toBeUndefined();
     const { pivot, root } = await synced(fresh, 'snap sync done after the reorg');
     expect((await blockAt(miner, forkPoint + 1))?.hash).not.toBe(abandoned?.hash);
     // On the new branch: past the fork point (it may reuse the old pivot's height, on another block: the hashes
