@@ -123,6 +123,48 @@ describe('the seal checker', () => {
     expect(chain.getHead().header.number).toBe(5n);
   }, 60_000);
 
+  it('carries its state across a run of empty blocks stored in bulk, resets where their rewards do not lead to the parent, and still finds a difference after a run', async () => {
+    const { chain, failures, errors } = await openChecked();
+    const transfer = (nonce: bigint) => signedTx(chain, { from: 0, nonce, to: addresses[4]!, value: 1n });
+    const bulk = (count: number, coinbase = new Uint8Array(20).fill(0xcb)) =>
+      chain.extendHead({ count, coinbase, seal: async (a) => a.seal(new Uint8Array(8), new Uint8Array(32)) });
+    const readsAfter = async (work: () => Promise<unknown>): Promise<number> => {
+      const before = chain.sealChecks!.stats.reads;
+      await work();
+      await chain.sealChecks!.drain();
+      return chain.sealChecks!.stats.reads - before;
+    };
+    await mine(chain, [transfer(0n)]);
+    await chain.sealChecks!.drain();
+    // Stored without import or check (qa_mineBlocks' path), each paying the block's coinbase: the next block's parent
+    // state is the last check's plus five rewards, and the worker asks this thread for nothing.
+    await bulk(5);
+    expect(await readsAfter(() => mine(chain, [transfer(1n)]))).toBe(0);
+    // Paid to another coinbase: the rewards the worker assumes lead elsewhere; it starts on the parent's root, read here.
+    await bulk(3, new Uint8Array(20).fill(0xcc));
+    expect(await readsAfter(() => mine(chain, [transfer(2n)]))).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(chain.sealChecks!.stats).toMatchObject({ checked: 3, failed: 0, errors: 0, pending: 0 });
+    // On the carried state too, a block that differs is found.
+    await bulk(4);
+    patch(
+      PlainTransferLedger.prototype,
+      'tryApply',
+      (original) =>
+        async function (this: PlainTransferLedger, tx) {
+          const applied = await original.call(this, tx);
+          return applied === undefined ? undefined : { ...applied, gasUsed: applied.gasUsed + 1n };
+        },
+    );
+    const bad = await mine(chain, [transfer(3n)]);
+    await settled(chain, failures, 1);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.block.hash()).toEqual(bad.block.hash());
+    expect(failures[0]!.differences).toContainEqual({ tx: 0, field: 'gasUsed', sealed: '21001', reference: '21000' });
+    expect(chain.getHead().header.number).toBe(bad.block.header.number - 1n);
+  }, 60_000);
+
   it('counts the waits of block production for the checker, and their time', async () => {
     const { chain, failures, errors } = await openChecked(1);
     expect(chain.sealChecks!.stats).toMatchObject({ waits: 0, waitedMs: 0 });
