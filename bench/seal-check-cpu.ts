@@ -46,6 +46,28 @@ P.start = function (this: unknown, ...args: unknown[]) {
   return worker;
 };
 const traffic = { asks: 0, items: 0 };
+// SERIAL=1: the bytes each posted job clones to (a view clones its whole buffer), against the bytes it holds.
+const cloned = { jobs: 0, bytes: 0, held: 0 };
+if (process.env.SERIAL === '1') {
+  const { serialize } = await import('node:v8');
+  const held = (v: unknown): number =>
+    v instanceof Uint8Array
+      ? v.byteLength
+      : Array.isArray(v)
+        ? v.reduce((n: number, x) => n + held(x), 0)
+        : v !== null && typeof v === 'object'
+          ? Object.values(v).reduce((n: number, x) => n + held(x), 0)
+          : 8;
+  const origSend = P.send!;
+  P.send = function (this: unknown, jobs: unknown) {
+    for (const job of jobs as unknown[]) {
+      cloned.jobs++;
+      cloned.bytes += serialize(job).length;
+      cloned.held += held(job);
+    }
+    return origSend.call(this, jobs);
+  };
+}
 const origReads = P.answerReads!;
 P.answerReads = function (this: unknown, m: unknown) {
   traffic.asks++;
@@ -97,6 +119,9 @@ async function step(): Promise<void> {
 
 const deployData = hexToBytes((artifact.bytecode + iface.encodeDeploy([10n ** 27n]).slice(2)) as `0x${string}`);
 await sendMined(signed({ data: deployData, gasLimit: 1_500_000n }));
+await engine.chain.sealChecks!.drain();
+// The worker's start (its module graph loaded and compiled) and its first check, a contract creation.
+console.log(`worker CPU through its first check: ${workerTid === undefined ? '?' : cpuMs(workerTid)} ms`);
 for (let i = 0; i < W; i++) await step();
 const checker = engine.chain.sealChecks!;
 await checker.drain();
@@ -116,5 +141,9 @@ console.log(
     `worker ${((w1 - w0) / N).toFixed(2)} ms, main ${((m1 - m0) / N).toFixed(2)} ms, process ${((p1 - p0) / N).toFixed(2)} ms CPU; ` +
     `asks ${(traffic.asks / N).toFixed(2)} (${(traffic.items / N).toFixed(1)} items); wall ${(wall / N).toFixed(1)} ms`,
 );
+if (cloned.jobs > 0)
+  console.log(
+    `jobs posted ${cloned.jobs}: cloned ${(cloned.bytes / cloned.jobs).toFixed(0)} B each, holding ${(cloned.held / cloned.jobs).toFixed(0)} B`,
+  );
 await engine.close();
 dir.remove();

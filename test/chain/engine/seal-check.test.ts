@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Block } from '@ethereumjs/block';
+import { bytesToHex } from '@ethereumjs/util';
 import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { BlockRunner } from '../../../src/chain/exec/block-runner.js';
@@ -234,6 +235,43 @@ describe('the seal checker', () => {
     await settled(chain, failures, 1);
     expect(dropped).toBe(true);
     expect(failures[0]?.differences).toContainEqual({ tx: 0, field: 'logs', sealed: '0', reference: '1' });
+    expect(chain.getHead().header.number).toBe(2n);
+  }, 60_000);
+
+  it('reports a log topic off, with both lists of topics', async () => {
+    const { chain, failures } = await openChecked();
+    const { counter } = await honestBlocks(chain);
+    let changed: { sealed: string; reference: string } | undefined;
+    patch(
+      BlockRunner.prototype,
+      'apply',
+      (original) =>
+        async function (this: BlockRunner, tx) {
+          const outcome = await original.call(this, tx);
+          const log = outcome.ok ? outcome.receipt.logs[0] : undefined;
+          if (log !== undefined && changed === undefined) {
+            const topics = log.topics as Uint8Array[];
+            const reference = topics.map((t) => bytesToHex(t)).join(',');
+            topics[topics.length - 1] = Uint8Array.from(topics.at(-1)!, (b, i) => (i === 31 ? b ^ 1 : b));
+            changed = { sealed: topics.map((t) => bytesToHex(t)).join(','), reference };
+          }
+          return outcome;
+        },
+    );
+    await mine(chain, [
+      signedTx(chain, {
+        from: 0,
+        nonce: 2n,
+        to: counter,
+        data: encodeCounterCall('increment', [1n]),
+        gasLimit: 200_000n,
+      }),
+    ]);
+    await settled(chain, failures, 1);
+    expect(changed).toBeDefined();
+    // The topic, and the receipts root the sealed receipt went into; nothing else (the bloom was made before).
+    expect(failures[0]?.differences).toContainEqual({ tx: 0, field: 'logs[0].topics', ...changed! });
+    expect(failures[0]?.differences.map((d) => d.field)).toEqual(['logs[0].topics', 'receiptsRoot']);
     expect(chain.getHead().header.number).toBe(2n);
   }, 60_000);
 
