@@ -181,9 +181,11 @@ async function referenceFor(common: Common, job: SealCheckJob, number: bigint, f
   // The child of the block checked last (a run of blocks, or one sent after another) starts on the state that check
   // ended on, caches and all, as the library's runBlock carries them from block to block: no reset, no re-reads.
   // So does a block after a run of unchecked empty blocks, when their rewards lead there (acrossEmptyRun).
-  const carried =
-    ref.after !== undefined && (equalsBytes(ref.after, job.parentRoot) || (await acrossEmptyRun(ref, job, number)));
+  // Taken before any await: a guess that throws half-way leaves the state credited, so nothing may carry it on.
+  const after = ref.after;
   ref.after = undefined;
+  const carried =
+    after !== undefined && (equalsBytes(after, job.parentRoot) || (await acrossEmptyRun(ref, job, number)));
   ref.sm.written.clear();
   if (carried) return ref;
   try {
@@ -198,9 +200,9 @@ async function referenceFor(common: Common, job: SealCheckJob, number: bigint, f
 }
 
 /**
- * Whether the state the last check ended on, credited with this block's rewards once for each block between the two
- * (a bulk run of empty blocks: qa_mineBlocks, anvil_mine, which are stored without import or check), has the root of
- * this block's parent. A root names the whole state, so a match makes the carried state the parent's exactly, whatever
+ * Whether the state the last check ended on, credited with this block's rewards once for each block between the
+ * two (a bulk run of empty blocks, as qa_mineBlocks makes, stored without import or check), has the root of this
+ * block's parent. A root names the whole state, so a match makes the carried state the parent's exactly, whatever
  * led there; otherwise (another coinbase, a reward era crossed, a dev state edit, blocks with transactions) the
  * caller resets to the parent's root as before and the credits made here are dropped with the caches. Without it,
  * every block after a run re-read the path to the coinbase through the main thread and lost the warm caches.
