@@ -106,18 +106,22 @@ export class SealChecker {
   private failure: SealCheckFailedError | undefined;
   private readonly roomWaiters: (() => void)[] = [];
   private drainWaiters: (() => void)[] = [];
-  private counts = { checked: 0, failed: 0, errors: 0 };
+  private counts = { checked: 0, failed: 0, errors: 0, reads: 0 };
   /** The miner's waits in `room()`: how often and how long block production stood still for the checker. */
   private waits = { count: 0, ms: 0 };
   private closed = false;
 
   constructor(private readonly opts: SealCheckerOptions) {}
 
-  /** Blocks checked (a verdict either way), found different, left without a verdict, and waiting now. */
+  /**
+   * Blocks checked (a verdict either way), found different, left without a verdict, and waiting now; `reads`: trie
+   * nodes, code and ancestor hashes the worker asked this thread for (none while it carries its state on).
+   */
   get stats(): {
     readonly checked: number;
     readonly failed: number;
     readonly errors: number;
+    readonly reads: number;
     readonly pending: number;
     readonly waits: number;
     readonly waitedMs: number;
@@ -276,6 +280,7 @@ export class SealChecker {
 
   private answerReads(message: NodeAsk): void {
     const { nodes } = this.opts;
+    this.counts.reads += message.items.length;
     const values: (Uint8Array | null)[] = [];
     const ancestry: Promise<void>[] = [];
     for (const item of message.items) {

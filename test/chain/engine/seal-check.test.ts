@@ -11,6 +11,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Block } from '@ethereumjs/block';
+import { bytesToHex } from '@ethereumjs/util';
 import { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { engineNetworkOf, etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { BlockRunner } from '../../../src/chain/exec/block-runner.js';
@@ -123,6 +124,48 @@ describe('the seal checker', () => {
     expect(chain.getHead().header.number).toBe(5n);
   }, 60_000);
 
+  it('carries its state across a run of empty blocks stored in bulk, resets where their rewards do not lead to the parent, and still finds a difference after a run', async () => {
+    const { chain, failures, errors } = await openChecked();
+    const transfer = (nonce: bigint) => signedTx(chain, { from: 0, nonce, to: addresses[4]!, value: 1n });
+    const bulk = (count: number, coinbase = new Uint8Array(20).fill(0xcb)) =>
+      chain.extendHead({ count, coinbase, seal: async (a) => a.seal(new Uint8Array(8), new Uint8Array(32)) });
+    const readsAfter = async (work: () => Promise<unknown>): Promise<number> => {
+      const before = chain.sealChecks!.stats.reads;
+      await work();
+      await chain.sealChecks!.drain();
+      return chain.sealChecks!.stats.reads - before;
+    };
+    await mine(chain, [transfer(0n)]);
+    await chain.sealChecks!.drain();
+    // Stored without import or check (qa_mineBlocks' path), each paying the block's coinbase: the next block's parent
+    // state is the last check's plus five rewards, and the worker asks this thread for nothing.
+    await bulk(5);
+    expect(await readsAfter(() => mine(chain, [transfer(1n)]))).toBe(0);
+    // Paid to another coinbase: the rewards the worker assumes lead elsewhere; it starts on the parent's root, read here.
+    await bulk(3, new Uint8Array(20).fill(0xcc));
+    expect(await readsAfter(() => mine(chain, [transfer(2n)]))).toBeGreaterThan(0);
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(chain.sealChecks!.stats).toMatchObject({ checked: 3, failed: 0, errors: 0, pending: 0 });
+    // On the carried state too, a block that differs is found.
+    await bulk(4);
+    patch(
+      PlainTransferLedger.prototype,
+      'tryApply',
+      (original) =>
+        async function (this: PlainTransferLedger, tx) {
+          const applied = await original.call(this, tx);
+          return applied === undefined ? undefined : { ...applied, gasUsed: applied.gasUsed + 1n };
+        },
+    );
+    const bad = await mine(chain, [transfer(3n)]);
+    await settled(chain, failures, 1);
+    expect(failures).toHaveLength(1);
+    expect(failures[0]!.block.hash()).toEqual(bad.block.hash());
+    expect(failures[0]!.differences).toContainEqual({ tx: 0, field: 'gasUsed', sealed: '21001', reference: '21000' });
+    expect(chain.getHead().header.number).toBe(bad.block.header.number - 1n);
+  }, 60_000);
+
   it('counts the waits of block production for the checker, and their time', async () => {
     const { chain, failures, errors } = await openChecked(1);
     expect(chain.sealChecks!.stats).toMatchObject({ waits: 0, waitedMs: 0 });
@@ -192,6 +235,43 @@ describe('the seal checker', () => {
     await settled(chain, failures, 1);
     expect(dropped).toBe(true);
     expect(failures[0]?.differences).toContainEqual({ tx: 0, field: 'logs', sealed: '0', reference: '1' });
+    expect(chain.getHead().header.number).toBe(2n);
+  }, 60_000);
+
+  it('reports a log topic off, with both lists of topics', async () => {
+    const { chain, failures } = await openChecked();
+    const { counter } = await honestBlocks(chain);
+    let changed: { sealed: string; reference: string } | undefined;
+    patch(
+      BlockRunner.prototype,
+      'apply',
+      (original) =>
+        async function (this: BlockRunner, tx) {
+          const outcome = await original.call(this, tx);
+          const log = outcome.ok ? outcome.receipt.logs[0] : undefined;
+          if (log !== undefined && changed === undefined) {
+            const topics = log.topics as Uint8Array[];
+            const reference = topics.map((t) => bytesToHex(t)).join(',');
+            topics[topics.length - 1] = Uint8Array.from(topics.at(-1)!, (b, i) => (i === 31 ? b ^ 1 : b));
+            changed = { sealed: topics.map((t) => bytesToHex(t)).join(','), reference };
+          }
+          return outcome;
+        },
+    );
+    await mine(chain, [
+      signedTx(chain, {
+        from: 0,
+        nonce: 2n,
+        to: counter,
+        data: encodeCounterCall('increment', [1n]),
+        gasLimit: 200_000n,
+      }),
+    ]);
+    await settled(chain, failures, 1);
+    expect(changed).toBeDefined();
+    // The topic, and the receipts root the sealed receipt went into; nothing else (the bloom was made before).
+    expect(failures[0]?.differences).toContainEqual({ tx: 0, field: 'logs[0].topics', ...changed! });
+    expect(failures[0]?.differences.map((d) => d.field)).toEqual(['logs[0].topics', 'receiptsRoot']);
     expect(chain.getHead().header.number).toBe(2n);
   }, 60_000);
 
