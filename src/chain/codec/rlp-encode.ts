@@ -17,6 +17,48 @@ export function encodeRlp(item: RlpItem): Uint8Array {
   return out;
 }
 
+/**
+ * What @ethereumjs/rlp's `RLP.encode` gives for `input`, in one buffer, when `input` is a byte string, null or
+ * undefined (both the empty string, as the library reads them), or a nested list of those; undefined for any other
+ * leaf (numbers, bigints, text: the library's own conversions decide those).
+ */
+export function encodeByteTree(input: unknown): Uint8Array | undefined {
+  const n = treeLength(input);
+  if (n < 0) return undefined;
+  const out = new Uint8Array(n);
+  writeTree(input, out, 0);
+  return out;
+}
+
+/** `itemLength` for `encodeByteTree`'s inputs; -1 when a leaf is of another kind. */
+function treeLength(item: unknown): number {
+  if (item instanceof Uint8Array) return itemLength(item);
+  if (item === null || item === undefined) return 1;
+  if (!Array.isArray(item)) return -1;
+  let payload = 0;
+  for (let i = 0; i < item.length; i++) {
+    const n = treeLength(item[i]);
+    if (n < 0) return -1;
+    payload += n;
+  }
+  return headerLength(payload) + payload;
+}
+
+/** `write` for a tree `treeLength` measured (null and undefined leaves are the empty string, 0x80). */
+function writeTree(item: unknown, out: Uint8Array, at: number): number {
+  if (item instanceof Uint8Array) return write(item, out, at);
+  if (item === null || item === undefined) {
+    out[at] = 0x80;
+    return at + 1;
+  }
+  const list = item as readonly unknown[];
+  let payload = 0;
+  for (let i = 0; i < list.length; i++) payload += treeLength(list[i]);
+  at = writeHeader(payload, 0xc0, out, at);
+  for (let i = 0; i < list.length; i++) at = writeTree(list[i], out, at);
+  return at;
+}
+
 /** Bytes of `item`'s encoding. */
 export function itemLength(item: RlpItem): number {
   if (item instanceof Uint8Array) {

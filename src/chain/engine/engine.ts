@@ -30,6 +30,7 @@ import type { StateRetentionOptions } from '../state/retention.js';
 import type { PoolChainView } from '../txpool/chain-view.js';
 import type { TxPoolOptions } from '../txpool/options.js';
 import { PoolSettle, type SubmitResult } from '../txpool/settle.js';
+import { installFastRlpEncode } from '../codec/fast-rlp.js';
 
 export interface EngineOptions {
   readonly dataDir: string;
@@ -127,6 +128,9 @@ export class ChainEngine {
     const definition = sealMode === 'instant' && !forked ? instantSealNetwork(named) : named;
     const devChain = definition.name === 'dev' || forked;
     const lean = opts.execution?.lean !== false;
+    // The library's shared RLP encoder swapped for one that writes each encoding once (codec/fast-rlp.ts); with
+    // --no-exec.lean everything stays the library's own.
+    if (lean) installFastRlpEncode();
     const network = engineNetworkOf(definition);
     const pow = await Ethash.create({
       params: definition.pow.ecip1099Block == null ? {} : { ecip1099Block: definition.pow.ecip1099Block },
