@@ -9,7 +9,7 @@
  * WINDOW).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -28,6 +28,9 @@ const { values } = parseArgs({
     steady: { type: 'string', default: '40' },
     repo: { type: 'string', default: fileURLToPath(new URL('../', import.meta.url)) },
     profile: { type: 'string' },
+    /** Extra node flags for the node process, space-separated (e.g. "--trace-gc"), and a file for its stdout. */
+    'node-flags': { type: 'string', default: '' },
+    stdout: { type: 'string' },
   },
 });
 
@@ -35,6 +38,25 @@ function cpuMs(pid: number, task?: number): number {
   const stat = readFileSync(task === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${task}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** Times a thread blocked (voluntary context switches): each is a wake-up to wait for on a busy machine. */
+function switches(pid: number, task = pid): number {
+  const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
+  return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(status)![1]);
+}
+
+/** Voluntary context switches summed over the process's threads. */
+function allSwitches(pid: number): number {
+  let sum = 0;
+  for (const task of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      sum += switches(pid, Number(task));
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return sum;
 }
 
 function threadCpu(pid: number): Map<string, number> {
@@ -76,7 +98,11 @@ async function run(index: number, dataDir: string): Promise<void> {
       '--log-level',
       'warn',
     ],
-    { cwd: values.repo, detached: true, stdio: ['ignore', 'ignore', 'inherit'] },
+    {
+      cwd: values.repo,
+      detached: true,
+      stdio: ['ignore', values.stdout ? openSync(values.stdout, 'w') : 'ignore', 'inherit'],
+    },
   );
   const startedAt = performance.now();
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -106,30 +132,43 @@ async function run(index: number, dataDir: string): Promise<void> {
     const query = async () => {
       const main0 = cpuMs(pid, pid);
       const all0 = cpuMs(pid);
+      const waits0 = allSwitches(pid);
       const t = performance.now();
       const logs = await rpc.call<unknown[]>('eth_getLogs', [filter]);
       const ms = performance.now() - t;
       if (logs.length !== 10) throw new Error(`eth_getLogs: ${logs.length} logs`);
-      return { ms, main: cpuMs(pid, pid) - main0, all: cpuMs(pid) - all0 };
+      return { ms, main: cpuMs(pid, pid) - main0, all: cpuMs(pid) - all0, waits: allSwitches(pid) - waits0 };
     };
     const threads0 = threadCpu(pid);
     const row = [];
     for (let i = 0; i < 6; i++) row.push(await query());
     const threads1 = threadCpu(pid);
     const steady = [];
+    const switches0 = [switches(pid), allSwitches(pid)];
     for (let i = 0; i < Number(values.steady); i++) steady.push(await query());
+    const switchesPer = [switches(pid) - switches0[0]!, allSwitches(pid) - switches0[1]!].map((n) => n / steady.length);
     const threads2 = threadCpu(pid);
+    // The same number of eth_blockNumber calls: the HTTP and dispatch floor that every answer pays.
+    const floorMain = cpuMs(pid, pid);
+    const floorAll = cpuMs(pid);
+    const floorSwitches = [switches(pid), allSwitches(pid)];
+    for (let i = 0; i < steady.length; i++) await rpc.call('eth_blockNumber');
+    const floorSwitchesPer = [switches(pid) - floorSwitches[0]!, allSwitches(pid) - floorSwitches[1]!].map(
+      (n) => n / steady.length,
+    );
+    const floorPer = [(cpuMs(pid, pid) - floorMain) / steady.length, (cpuMs(pid) - floorAll) / steady.length];
+    const threads3 = threadCpu(pid);
     // The node's own background work with no query: what the figures above include that is not the queries'.
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const idle = threadDelta(threads2, threadCpu(pid));
+    const idle = threadDelta(threads3, threadCpu(pid));
     const sum = (xs: { main: number; all: number }[]) =>
       `main ${xs.reduce((s, x) => s + x.main, 0).toFixed(0)} / all ${xs.reduce((s, x) => s + x.all, 0).toFixed(0)} ms cpu`;
     const timed = row.slice(1);
     console.log(
       `run ${index}: build ${buildMs.toFixed(0)} ms; queries at ${queryAt.toFixed(2)} s; ` +
-        `warm-up ${row[0]!.ms.toFixed(2)} ms; row (5) ${timed.map((q) => q.ms.toFixed(2)).join(' ')} median ${median(timed.map((q) => q.ms)).toFixed(2)} ms, ${sum(timed)} ` +
+        `warm-up ${row[0]!.ms.toFixed(2)} ms; row (5) ${timed.map((q) => q.ms.toFixed(2)).join(' ')} median ${median(timed.map((q) => q.ms)).toFixed(2)} ms, ${sum(timed)}, waits ${row.map((q) => q.waits).join(' ')} ` +
         `[all 6: ${threadDelta(threads0, threads1)}]; steady (${steady.length}) median ${median(steady.map((q) => q.ms)).toFixed(2)} ms, ` +
-        `per query main ${(steady.reduce((s, x) => s + x.main, 0) / steady.length).toFixed(3)} / all ${(steady.reduce((s, x) => s + x.all, 0) / steady.length).toFixed(3)} ms cpu [${threadDelta(threads1, threads2)}]; idle 1 s after [${idle}]`,
+        `per query main ${(steady.reduce((s, x) => s + x.main, 0) / steady.length).toFixed(3)} / all ${(steady.reduce((s, x) => s + x.all, 0) / steady.length).toFixed(3)} ms cpu, waits per query main ${switchesPer[0]!.toFixed(2)} / all ${switchesPer[1]!.toFixed(2)} [${threadDelta(threads1, threads2)}]; eth_blockNumber main ${floorPer[0]!.toFixed(3)} / all ${floorPer[1]!.toFixed(3)} ms cpu, waits ${floorSwitchesPer[0]!.toFixed(2)} / ${floorSwitchesPer[1]!.toFixed(2)}; idle 1 s after [${idle}]`,
     );
   } finally {
     process.kill(-child.pid!, values.profile ? 'SIGINT' : 'SIGKILL');
