@@ -88,6 +88,7 @@ async function run(index: number, dataDir: string): Promise<void> {
     process.execPath,
     [
       ...profileArgs,
+      ...values['node-flags'].split(' ').filter(Boolean),
       'bin/svc-node.js',
       '--http.port',
       String(port),
