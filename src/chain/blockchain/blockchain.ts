@@ -33,6 +33,7 @@ import { BlockImporter, type ImportOptions, type ImportResult } from '../import/
 import type { ImportTimesSnapshot } from '../import/import-times.js';
 import { BlockValidator } from '../import/validate.js';
 import type { LogIndexReader } from '../logs/log-index.js';
+import type { LogIndexWrites } from '../logs/recent-postings.js';
 import { GenesisMismatchError } from '../genesis/header.js';
 import { cacheLimitsOf } from '../base/cache-limits.js';
 import type { CacheLimits } from '../base/cache-limits.js';
@@ -196,8 +197,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     await this.db.close();
   }
 
-  /** Read access to the log index postings written with every block. */
-  get logIndex(): LogIndexReader {
+  /** Read access to the log index postings written with every block, and to those writes as they are made. */
+  get logIndex(): LogIndexReader & LogIndexWrites {
     return this.db;
   }
 

@@ -79,6 +79,11 @@ export class ChainDB {
    * written, in the caller's turn, so a node a block writes again while a sweep runs is never taken for garbage.
    */
   stateWrites: StateWriteObserver | undefined;
+  /**
+   * Observers of one table's writes by tag (`observeTable`): the log index's in-memory postings of recent blocks
+   * (logs/recent-postings.ts), which must see every posting the moment it is written, whichever path writes it.
+   */
+  private readonly tableWrites = new Map<number, Set<(op: WriteOp) => void>>();
   /** Without write-behind: a sweep's delete under way; writes begun after it wait for it (see `deleteStale`). */
   private sweepWrite: Promise<void> | undefined;
 
@@ -200,10 +205,29 @@ export class ChainDB {
     await this.applyOps(batch.ops);
   }
 
+  /**
+   * Calls `observer` with every put and delete of a key whose first byte is `tag`, in the writer's turn, before the
+   * write is queued or made (`write` and `writeNow`). Returns the unsubscribe.
+   */
+  observeTable(tag: number, observer: (op: WriteOp) => void): () => void {
+    let observers = this.tableWrites.get(tag);
+    if (observers === undefined) this.tableWrites.set(tag, (observers = new Set()));
+    observers.add(observer);
+    return () => {
+      observers.delete(observer);
+      if (observers.size === 0 && this.tableWrites.get(tag) === observers) this.tableWrites.delete(tag);
+    };
+  }
+
   private observe(ops: readonly WriteOp[]): void {
     const observer = this.stateWrites;
-    if (observer === undefined) return;
-    for (const op of ops) if (op.type === 'put' && op.key[0] === Tag.state) observer(op.key.subarray(1), op.value);
+    if (observer !== undefined)
+      for (const op of ops) if (op.type === 'put' && op.key[0] === Tag.state) observer(op.key.subarray(1), op.value);
+    if (this.tableWrites.size === 0) return;
+    for (const op of ops) {
+      const observers = this.tableWrites.get(op.key[0]!);
+      if (observers !== undefined) for (const o of observers) o(op);
+    }
   }
 
   /**

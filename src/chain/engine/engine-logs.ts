@@ -11,6 +11,7 @@ import type { FilterManager } from '../filters/filter-manager.js';
 import { AccountHistory } from '../history/account-history.js';
 import { chainLogSource } from '../filters/chain-source.js';
 import { LogQueries } from '../logs/query.js';
+import { RecentLogPostings } from '../logs/recent-postings.js';
 import { historyNotHeldMessage } from '../history/backfill-store.js';
 import type { TxAddedEvent } from '../txpool/events.js';
 import type { TxPool } from '../txpool/txpool.js';
@@ -40,9 +41,13 @@ export interface EngineLogs {
 }
 
 export function attachLogServices(chain: Blockchain, pool: TxPool, opts: LogServiceOptions = {}): EngineLogs {
+  const recent = RecentLogPostings.follow(chain.logIndex);
+  // A failed start-up read (the database closed under it) leaves the floor unknown: queries read LevelDB alone.
+  recent.ready.catch(() => undefined);
   const queries = new LogQueries({
     source: chainLogSource(chain),
     index: chain.logIndex,
+    recent: recent.postings,
     historyGap: (from, to) => {
       const first = chain.history.firstLacking(from, to);
       return first === undefined ? undefined : historyNotHeldMessage(first, chain.history.frontier()!);
@@ -69,6 +74,7 @@ export function attachLogServices(chain: Blockchain, pool: TxPool, opts: LogServ
     filters: filters.manager,
     history,
     detach() {
+      recent.postings.detach();
       pool.off('tx:added', onAdded);
       pool.off('tx:promoted', onPromoted);
       filters.detach();

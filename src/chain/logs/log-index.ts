@@ -148,6 +148,31 @@ export async function* logIndexEntries(
   }
 }
 
+/**
+ * The key prefixes a block must have a posting under, as OR-groups (the addresses; each constrained topic position),
+ * every group to be met; criteria without any constraint need a block with some log.
+ */
+export function postingPrefixes(c: CompiledCriteria): Uint8Array[][] {
+  const groups: Uint8Array[][] = [];
+  if (c.addresses !== undefined) groups.push(c.addresses.map((a) => prefixOf(KIND_ADDRESS, a)));
+  c.topics.forEach((set, position) => {
+    if (set !== undefined) groups.push(set.map((t) => prefixOf(KIND_TOPIC + position, t)));
+  });
+  if (groups.length === 0) groups.push([prefixOf(KIND_ANY_LOG)]);
+  return groups;
+}
+
+/** The highest block (canonical or not) with a posting in the index, or undefined for none: one reverse key read. */
+export async function highestIndexedBlock(reader: LogIndexReader): Promise<bigint | undefined> {
+  const iterator = reader.keys({ gte: prefixOf(KIND_ANY_LOG), lt: prefixOf(KIND_ANY_LOG + 1), reverse: true });
+  try {
+    const [key] = await iterator.nextv(1);
+    return key === undefined ? undefined : candidateOf(key).number;
+  } finally {
+    await iterator.close();
+  }
+}
+
 function candidateOf(key: Uint8Array): IndexCandidate {
   const at = key.length - 40;
   const number = new DataView(key.buffer, key.byteOffset + at, 8).getBigUint64(0);
@@ -219,14 +244,7 @@ export class LogIndex {
    * the exact match on the receipts.
    */
   async candidates(c: CompiledCriteria, from: bigint, to: bigint): Promise<IndexCandidate[]> {
-    const prefixGroups: Uint8Array[][] = [];
-    if (c.addresses !== undefined) prefixGroups.push(c.addresses.map((a) => prefixOf(KIND_ADDRESS, a)));
-    c.topics.forEach((set, position) => {
-      if (set !== undefined) prefixGroups.push(set.map((t) => prefixOf(KIND_TOPIC + position, t)));
-    });
-    if (prefixGroups.length === 0) prefixGroups.push([prefixOf(KIND_ANY_LOG)]);
-
-    const groups = prefixGroups.map((prefixes) => new GroupScan(this.reader, prefixes, from, to));
+    const groups = postingPrefixes(c).map((prefixes) => new GroupScan(this.reader, prefixes, from, to));
     try {
       let chunk = FIRST_CHUNK;
       while (!groups.some((g) => g.complete)) {

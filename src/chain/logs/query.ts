@@ -7,8 +7,9 @@
  */
 import { logsOfBlock } from './block-logs.js';
 import { HistoryNotHeldError, LimitExceededError, UnknownBlockError } from './errors.js';
-import { LogIndex, type LogIndexReader } from './log-index.js';
+import { type IndexCandidate, LogIndex, type LogIndexReader } from './log-index.js';
 import { bloomMayMatch, bytesEqual, compileCriteria, type CompiledCriteria } from './match.js';
+import type { RecentLogPostings } from './recent-postings.js';
 import type { Log, LogQuery, LogSource } from './types.js';
 
 export interface LogQueryLimits {
@@ -22,6 +23,11 @@ export interface LogQueryOptions extends LogQueryLimits {
   readonly source: LogSource;
   /** Key reads on the database holding the log index (`indexWrites`); without it, blooms are scanned. */
   readonly index?: LogIndexReader;
+  /**
+   * The index's postings of recent blocks held in memory (recent-postings.ts), fed by the same writes as `index`:
+   * the part of a range at or above its floor is answered from it, without LevelDB's iterators.
+   */
+  readonly recent?: RecentLogPostings;
   /** Blocks read concurrently. Default 16. */
   readonly readAhead?: number;
   /** Why the receipts of some block of [from, to] are not held (history still being backfilled); else undefined. */
@@ -47,12 +53,14 @@ export class LogQueries {
   readonly maxResults: number;
   private readonly source: LogSource;
   private readonly index: LogIndex | undefined;
+  private readonly recent: RecentLogPostings | undefined;
   private readonly readAhead: number;
   private readonly historyGap: LogQueryOptions['historyGap'];
 
   constructor(opts: LogQueryOptions) {
     this.source = opts.source;
     this.index = opts.index === undefined ? undefined : new LogIndex(opts.index);
+    this.recent = opts.index === undefined ? undefined : opts.recent;
     this.maxBlockRange = positiveInteger('maxBlockRange', opts.maxBlockRange ?? DEFAULT_MAX_BLOCK_RANGE);
     this.maxResults = positiveInteger('maxResults', opts.maxResults ?? DEFAULT_MAX_RESULTS);
     this.readAhead = positiveInteger('readAhead', opts.readAhead ?? 16);
@@ -86,12 +94,24 @@ export class LogQueries {
 
   /** Index candidates that are canonical. */
   private async indexedBlocks(criteria: CompiledCriteria, from: bigint, to: bigint): Promise<BlockRef[]> {
-    const candidates = await this.index!.candidates(criteria, from, to);
+    const candidates = await this.indexCandidates(criteria, from, to);
     const canonical = await this.mapWindowed(candidates, async (c) => {
       const hash = await this.source.canonicalHash(c.number);
       return hash !== undefined && bytesEqual(hash, c.hash);
     });
     return candidates.filter((_, i) => canonical[i]);
+  }
+
+  /**
+   * Candidates of [from, to]: the part at or above the recent postings' floor from memory, read first (the floor only
+   * rises, and what falls below it meanwhile is in LevelDB), the rest from LevelDB's keys.
+   */
+  private async indexCandidates(criteria: CompiledCriteria, from: bigint, to: bigint): Promise<IndexCandidate[]> {
+    const floor = this.recent?.floor;
+    if (floor === undefined || to < floor) return this.index!.candidates(criteria, from, to);
+    const recent = this.recent!.candidates(criteria, from > floor ? from : floor, to);
+    if (from >= floor) return recent;
+    return [...(await this.index!.candidates(criteria, from, floor - 1n)), ...recent];
   }
 
   /** Canonical blocks whose header bloom may match (the fallback without an index). */

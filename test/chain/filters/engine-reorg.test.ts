@@ -13,6 +13,7 @@ import { attachFilters, type ChainFilters } from '../../../src/chain/filters/cha
 import { chainLogSource } from '../../../src/chain/filters/chain-source.js';
 import { indexWrites } from '../../../src/chain/logs/log-index.js';
 import { LogQueries } from '../../../src/chain/logs/query.js';
+import { RecentLogPostings } from '../../../src/chain/logs/recent-postings.js';
 import type { Log } from '../../../src/chain/logs/types.js';
 import { mine, openDevChain, signedTx, tempDir } from '../engine/fixtures.js';
 
@@ -123,5 +124,52 @@ describe('log filters on the engine', () => {
       await db.close();
       rmSync(dirPath, { recursive: true, force: true });
     }
+  });
+
+  it('answer from the postings the chain writes, held in memory, as from LevelDB and the bloom scan, across a reopen', async () => {
+    const agree = async (recent: RecentLogPostings) => {
+      const withRecent = new LogQueries({ source: chainLogSource(chain), index: chain.logIndex, recent });
+      const levelOnly = new LogQueries({ source: chainLogSource(chain), index: chain.logIndex });
+      const bloom = new LogQueries({ source: chainLogSource(chain) });
+      for (const query of [
+        { fromBlock: 0n, toBlock: 20n, addresses: [emitter] },
+        { fromBlock: 3n, toBlock: 6n, topics: [[word(8), word(5), word(6)]] },
+        { fromBlock: 5n, toBlock: 20n },
+      ]) {
+        const expected = topicsOf(await bloom.queryLogs(query));
+        expect(topicsOf(await withRecent.queryLogs(query))).toEqual(expected);
+        expect(topicsOf(await levelOnly.queryLogs(query))).toEqual(expected);
+      }
+      return topicsOf(await withRecent.queryLogs({ fromBlock: 0n, toBlock: 20n, addresses: [emitter] }));
+    };
+    // Followed from now on: blocks 2-4 of both branches are below the floor (LevelDB), the next ones above it.
+    let followed = RecentLogPostings.follow(chain.logIndex);
+    await followed.ready;
+    expect(followed.postings.floor).toBe(5n);
+    const four = chain.getHead();
+    await mine(chain, [emit(5)]);
+    // A heavier branch from block 4 replaces block 5.
+    nonce -= 1n;
+    let parentHash = four.hash();
+    for (const topicByte of [6, 6]) {
+      const { block } = await mine(chain, [emit(topicByte)], {
+        parentHash,
+        timestamp: (await chain.getHeader(parentHash))!.timestamp + 7n,
+      });
+      parentHash = block.hash();
+    }
+    expect(followed.postings.size).toBe(3 * 3); // any-log, address, topic for blocks 5, 5' and 6'
+    expect(await agree(followed.postings)).toEqual(['2:7', '3:8', '4:9', '5:6', '6:6']);
+    followed.postings.detach();
+
+    // Reopened: everything so far is below the new floor, the next block above it.
+    await chain.close();
+    chain = await openDevChain(dir.dir);
+    followed = RecentLogPostings.follow(chain.logIndex);
+    await followed.ready;
+    expect(followed.postings.floor).toBe(7n);
+    await mine(chain, [emit(5)]);
+    expect(await agree(followed.postings)).toEqual(['2:7', '3:8', '4:9', '5:6', '6:6', '7:5']);
+    followed.postings.detach();
   });
 });
