@@ -33,6 +33,11 @@ export interface TxLocation {
 
 const hexKey = bytesToUnprefixedHex;
 
+/** The number (item 8) of an encoded header. */
+function headerNumber(bytes: Uint8Array): bigint {
+  return bytesToBigInt((RLP.decode(bytes) as unknown as BlockHeaderBytes)[8]);
+}
+
 function copyInto(allocate: Allocate, bytes: Uint8Array): Uint8Array {
   const out = allocate(bytes.length);
   out.set(bytes);
@@ -136,7 +141,10 @@ export class BlockStore {
     if (cached !== undefined) return cached.header.number;
     // Read on every import ("is this block stored?", nearly always not): in-thread, see ChainDB.getSync.
     const bytes = this.db.getSync(keys.number(hash));
-    return bytes === undefined ? undefined : decodeNumber(bytes);
+    if (bytes !== undefined) return decodeNumber(bytes);
+    // A bulk-built empty block has no number record: its header holds the number (`stageEmptyCanonicalBlock`).
+    const header = this.db.getSync(keys.header(hash));
+    return header === undefined ? undefined : headerNumber(header);
   }
 
   async getTotalDifficulty(hash: Uint8Array): Promise<bigint | undefined> {
@@ -218,7 +226,8 @@ export class BlockStore {
   /**
    * The records `stageBlock` + `stageCanonical` write for a block without transactions and uncles, from its header
    * encoding and hash computed once by the caller (a bulk run of empty blocks: Blockchain.extendHead), less the
-   * body and receipts: the header commits to both being empty, and the reads answer them from it. With `allocate`
+   * body and receipts (the header commits to both being empty, and the reads answer them from it) and the number
+   * record (`getNumber` reads the header's: one record fewer for each of a run's blocks). With `allocate`
    * (the chunk's arena, record-arena.ts) the keys and small values are made there.
    */
   stageEmptyCanonicalBlock(
@@ -231,7 +240,6 @@ export class BlockStore {
   ): void {
     batch
       .put(keys.header(hash, allocate), headerBytes)
-      .put(keys.number(hash, allocate), encodeNumber(number, allocate))
       .put(keys.totalDifficulty(hash, allocate), unpaddedBytes(totalDifficulty, allocate))
       // The value a copy too where the caller allocates: the hash itself stays with the header and caches.
       .put(keys.canonical(number, allocate), allocate === undefined ? hash : copyInto(allocate, hash));

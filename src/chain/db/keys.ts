@@ -4,7 +4,7 @@
  *   'H' hash32          → header RLP                         (every stored block, canonical or not)
  *   'B' hash32          → body RLP [txs, uncles]      (absent for a bulk-built empty block: its header says it is empty)
  *   'R' hash32          → receipts RLP (see receipt-codec.ts)   (likewise absent for such a block)
- *   'N' hash32          → block number, 8 bytes big-endian
+ *   'N' hash32          → block number, 8 bytes big-endian   (absent for a bulk-built empty block: its header's)
  *   'T' hash32          → total difficulty, big-endian bytes
  *   'K' hash32          → number of the latest checkpoint block in the chain ending here (ECIP-1097 chains only)
  *   'C' number8         → canonical block hash at that height
