@@ -67,12 +67,15 @@ export class HeaderRun {
     return copy;
   }
 
-  /** The header's RLP encoding: without the library's `serialize` for a copy this run made. */
-  serialize(header: BlockHeader): Uint8Array {
+  /**
+   * The header's RLP encoding: without the library's `serialize` for a copy this run made, in bytes from `allocate`
+   * (a chunk's arena, db/record-arena.ts) when given.
+   */
+  serialize(header: BlockHeader, allocate?: (length: number) => Uint8Array): Uint8Array {
     if (!this.made.has(header)) return header.serialize();
     let bytes = this.made.get(header);
     if (bytes === undefined) {
-      bytes = this.encodingOf(header);
+      bytes = this.encodingOf(header, allocate);
       this.made.set(header, bytes);
     }
     return bytes;
@@ -111,7 +114,7 @@ export class HeaderRun {
    * The template's encoded items with the changing fields' items in place, as one RLP list, written straight into
    * the output (the numbers too: no item, array or prefix is allocated on the way, one buffer per header).
    */
-  private encodingOf(header: BlockHeader): Uint8Array {
+  private encodingOf(header: BlockHeader, allocate?: (length: number) => Uint8Array): Uint8Array {
     const items = this.items;
     const difficulty = numberItem(header.difficulty);
     const number = numberItem(header.number);
@@ -145,7 +148,7 @@ export class HeaderRun {
       }
     }
     const prefixLength = length < 56 ? 1 : 1 + byteCount(length);
-    const out = new Uint8Array(prefixLength + length);
+    const out = allocate === undefined ? new Uint8Array(prefixLength + length) : allocate(prefixLength + length);
     if (length < 56) out[0] = 0xc0 + length;
     else {
       out[0] = 0xf7 + prefixLength - 1;

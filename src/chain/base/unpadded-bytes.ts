@@ -7,17 +7,19 @@
 import { bigIntToUnpaddedBytes } from '@ethereumjs/util';
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const fresh = (length: number) => new Uint8Array(length);
 
-export function unpaddedBytes(value: bigint): Uint8Array {
+/** `allocate` gives the output's bytes (default a fresh array; a bulk write's arena, see db/record-arena.ts). */
+export function unpaddedBytes(value: bigint, allocate: (length: number) => Uint8Array = fresh): Uint8Array {
   if (value < 0n) return bigIntToUnpaddedBytes(value);
-  if (value <= MAX_SAFE) return unpaddedNumberBytes(Number(value));
+  if (value <= MAX_SAFE) return unpaddedNumberBytes(Number(value), allocate);
   // 48-bit limbs, lowest first: two bigint operations per six bytes instead of a hex string and two copies (an
   // account balance in wei is nearly always above 2^53: a bulk run's coinbase leaf encodes one every block).
   const limbs: number[] = [];
   for (let rest = value; rest > 0n; rest >>= 48n) limbs.push(Number(rest & LIMB_MASK));
   const top = limbs.length - 1;
   const topBytes = byteLength(limbs[top]);
-  const out = new Uint8Array(top * 6 + topBytes);
+  const out = allocate(top * 6 + topBytes);
   let at = out.length;
   for (let i = 0; i < top; i++) at = writeBytes(out, at, limbs[i], 6);
   writeBytes(out, at, limbs[top], topBytes);
@@ -42,10 +44,10 @@ function writeBytes(out: Uint8Array, end: number, n: number, size: number): numb
 }
 
 /** The same for a non-negative safe integer. */
-export function unpaddedNumberBytes(n: number): Uint8Array {
+export function unpaddedNumberBytes(n: number, allocate: (length: number) => Uint8Array = fresh): Uint8Array {
   let size = 0;
   for (let rest = n; rest > 0; rest = Math.floor(rest / 256)) size++;
-  const out = new Uint8Array(size);
+  const out = allocate(size);
   for (let i = size - 1; i >= 0; i--) {
     out[i] = n % 256;
     n = Math.floor(n / 256);

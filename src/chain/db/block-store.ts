@@ -23,7 +23,7 @@ import { encodeTransactionList, rlpList } from '../codec/tx-bytes.js';
 import type { BlockCodec } from '../codec/block-codec.js';
 import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../base/cache-limits.js';
 import type { ChainDB, WriteBatch } from './chain-db.js';
-import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys, type MetaName } from './keys.js';
+import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys, type Allocate, type MetaName } from './keys.js';
 import { Lru } from './lru.js';
 
 export interface TxLocation {
@@ -32,6 +32,17 @@ export interface TxLocation {
 }
 
 const hexKey = bytesToUnprefixedHex;
+
+/** The number (item 8) of an encoded header. */
+function headerNumber(bytes: Uint8Array): bigint {
+  return bytesToBigInt((RLP.decode(bytes) as unknown as BlockHeaderBytes)[8]);
+}
+
+function copyInto(allocate: Allocate, bytes: Uint8Array): Uint8Array {
+  const out = allocate(bytes.length);
+  out.set(bytes);
+  return out;
+}
 
 /**
  * Whether a header commits to an empty body (no transactions, no uncles), so the body needs no record of its own:
@@ -130,7 +141,10 @@ export class BlockStore {
     if (cached !== undefined) return cached.header.number;
     // Read on every import ("is this block stored?", nearly always not): in-thread, see ChainDB.getSync.
     const bytes = this.db.getSync(keys.number(hash));
-    return bytes === undefined ? undefined : decodeNumber(bytes);
+    if (bytes !== undefined) return decodeNumber(bytes);
+    // A bulk-built empty block has no number record: its header holds the number (`stageEmptyCanonicalBlock`).
+    const header = this.db.getSync(keys.header(hash));
+    return header === undefined ? undefined : headerNumber(header);
   }
 
   async getTotalDifficulty(hash: Uint8Array): Promise<bigint | undefined> {
@@ -212,7 +226,9 @@ export class BlockStore {
   /**
    * The records `stageBlock` + `stageCanonical` write for a block without transactions and uncles, from its header
    * encoding and hash computed once by the caller (a bulk run of empty blocks: Blockchain.extendHead), less the
-   * body and receipts: the header commits to both being empty, and the reads answer them from it.
+   * body and receipts (the header commits to both being empty, and the reads answer them from it) and the number
+   * record (`getNumber` reads the header's: one record fewer for each of a run's blocks). With `allocate`
+   * (the chunk's arena, record-arena.ts) the keys and small values are made there.
    */
   stageEmptyCanonicalBlock(
     batch: WriteBatch,
@@ -220,12 +236,13 @@ export class BlockStore {
     headerBytes: Uint8Array,
     number: bigint,
     totalDifficulty: bigint,
+    allocate?: Allocate,
   ): void {
     batch
-      .put(keys.header(hash), headerBytes)
-      .put(keys.number(hash), encodeNumber(number))
-      .put(keys.totalDifficulty(hash), unpaddedBytes(totalDifficulty))
-      .put(keys.canonical(number), hash);
+      .put(keys.header(hash, allocate), headerBytes)
+      .put(keys.totalDifficulty(hash, allocate), unpaddedBytes(totalDifficulty, allocate))
+      // The value a copy too where the caller allocates: the hash itself stays with the header and caches.
+      .put(keys.canonical(number, allocate), allocate === undefined ? hash : copyInto(allocate, hash));
   }
 
   /** ECIP-1097 chains: the latest checkpoint number of the chain ending at `hash` (0 is not written: absent reads as 0). */

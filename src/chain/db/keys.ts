@@ -4,7 +4,7 @@
  *   'H' hash32          → header RLP                         (every stored block, canonical or not)
  *   'B' hash32          → body RLP [txs, uncles]      (absent for a bulk-built empty block: its header says it is empty)
  *   'R' hash32          → receipts RLP (see receipt-codec.ts)   (likewise absent for such a block)
- *   'N' hash32          → block number, 8 bytes big-endian
+ *   'N' hash32          → block number, 8 bytes big-endian   (absent for a bulk-built empty block: its header's)
  *   'T' hash32          → total difficulty, big-endian bytes
  *   'K' hash32          → number of the latest checkpoint block in the chain ending here (ECIP-1097 chains only)
  *   'C' number8         → canonical block hash at that height
@@ -20,8 +20,13 @@
  */
 const tag = (c: string): number => c.charCodeAt(0);
 
-function tagged(t: number, id: Uint8Array): Uint8Array {
-  const key = new Uint8Array(1 + id.length);
+/** Where a key's (or small value's) bytes come from: a fresh array, or a bulk write's arena (record-arena.ts). */
+export type Allocate = (length: number) => Uint8Array;
+
+const fresh: Allocate = (length) => new Uint8Array(length);
+
+function tagged(t: number, id: Uint8Array, allocate: Allocate = fresh): Uint8Array {
+  const key = allocate(1 + id.length);
   key[0] = t;
   key.set(id, 1);
   return key;
@@ -29,25 +34,30 @@ function tagged(t: number, id: Uint8Array): Uint8Array {
 
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-export function encodeNumber(n: bigint): Uint8Array {
-  const out = new Uint8Array(8);
+export function encodeNumber(n: bigint, allocate: Allocate = fresh): Uint8Array {
+  const out = allocate(8);
+  writeNumber(out, 0, n);
+  return out;
+}
+
+/** `n` as 8 bytes big-endian at `out[at]`. */
+function writeNumber(out: Uint8Array, at: number, n: bigint): void {
   // Two 32-bit halves from a Number while exact (every real height): a DataView per key cost more than the write.
   if (n >= 0n && n <= MAX_SAFE) {
     const x = Number(n);
     const high = Math.floor(x / 0x1_0000_0000);
     const low = x - high * 0x1_0000_0000;
-    out[0] = high >>> 24;
-    out[1] = (high >>> 16) & 0xff;
-    out[2] = (high >>> 8) & 0xff;
-    out[3] = high & 0xff;
-    out[4] = low >>> 24;
-    out[5] = (low >>> 16) & 0xff;
-    out[6] = (low >>> 8) & 0xff;
-    out[7] = low & 0xff;
-    return out;
+    out[at] = high >>> 24;
+    out[at + 1] = (high >>> 16) & 0xff;
+    out[at + 2] = (high >>> 8) & 0xff;
+    out[at + 3] = high & 0xff;
+    out[at + 4] = low >>> 24;
+    out[at + 5] = (low >>> 16) & 0xff;
+    out[at + 6] = (low >>> 8) & 0xff;
+    out[at + 7] = low & 0xff;
+    return;
   }
-  new DataView(out.buffer).setBigUint64(0, n);
-  return out;
+  new DataView(out.buffer, out.byteOffset + at, 8).setBigUint64(0, n);
 }
 
 export function decodeNumber(bytes: Uint8Array): bigint {
@@ -74,15 +84,20 @@ export const Tag = {
 const metaNames = new Map<MetaName, Uint8Array>();
 
 export const keys = {
-  header: (hash: Uint8Array) => tagged(Tag.header, hash),
+  header: (hash: Uint8Array, allocate?: Allocate) => tagged(Tag.header, hash, allocate),
   body: (hash: Uint8Array) => tagged(Tag.body, hash),
   receipts: (hash: Uint8Array) => tagged(Tag.receipts, hash),
-  number: (hash: Uint8Array) => tagged(Tag.number, hash),
-  totalDifficulty: (hash: Uint8Array) => tagged(Tag.totalDifficulty, hash),
+  number: (hash: Uint8Array, allocate?: Allocate) => tagged(Tag.number, hash, allocate),
+  totalDifficulty: (hash: Uint8Array, allocate?: Allocate) => tagged(Tag.totalDifficulty, hash, allocate),
   lastCheckpoint: (hash: Uint8Array) => tagged(Tag.lastCheckpoint, hash),
-  canonical: (n: bigint) => tagged(Tag.canonical, encodeNumber(n)),
+  canonical: (n: bigint, allocate: Allocate = fresh) => {
+    const key = allocate(9);
+    key[0] = Tag.canonical;
+    writeNumber(key, 1, n);
+    return key;
+  },
   txLookup: (txHash: Uint8Array) => tagged(Tag.txLookup, txHash),
-  state: (trieKey: Uint8Array) => tagged(Tag.state, trieKey),
+  state: (trieKey: Uint8Array, allocate?: Allocate) => tagged(Tag.state, trieKey, allocate),
   meta: (name: MetaName) => {
     let bytes = metaNames.get(name);
     if (bytes === undefined) metaNames.set(name, (bytes = new TextEncoder().encode(name)));

@@ -38,13 +38,17 @@ function writeString(out: Uint8Array, at: number, bytes: Uint8Array): number {
 }
 
 /** The leaf's encoding, and the account's own encoding within it (the leaf's value, a view of the same bytes). */
-export function encodeAccountLeaf(path: Uint8Array, account: Account): { leaf: Uint8Array; value: Uint8Array } {
+export function encodeAccountLeaf(
+  path: Uint8Array,
+  account: Account,
+  allocate: (length: number) => Uint8Array = (length) => new Uint8Array(length),
+): { leaf: Uint8Array; value: Uint8Array } {
   const fields = [unpaddedBytes(account.nonce), unpaddedBytes(account.balance), account.storageRoot, account.codeHash];
   let accountPayload = 0;
   for (const f of fields) accountPayload += stringHeaderLength(f) + f.length;
   const valueLength = lengthHeaderLength(accountPayload) + accountPayload;
   const leafPayload = stringHeaderLength(path) + path.length + lengthHeaderLength(valueLength) + valueLength;
-  const out = new Uint8Array(lengthHeaderLength(leafPayload) + leafPayload);
+  const out = allocate(lengthHeaderLength(leafPayload) + leafPayload);
   let at = writeHeader(out, 0, 0xc0, leafPayload);
   at = writeString(out, at, path);
   // The value is a string holding the account's list (always longer than one byte).

@@ -23,7 +23,7 @@ import {
 } from '@ethereumjs/util';
 import type { WriteBatch } from '../db/chain-db.js';
 import type { FlatChanges } from '../db/flat-changes.js';
-import { keys } from '../db/keys.js';
+import { keys, type Allocate } from '../db/keys.js';
 import type { RewardCredit } from '../rules/engine-types.js';
 import { toNibbles } from '../state/nibbles.js';
 import { StateTrie, isMissingNode } from '../state/state-trie.js';
@@ -48,10 +48,15 @@ export class RewardLedger {
   private readonly startRoot: Uint8Array;
   private readonly keccak: (bytes: Uint8Array) => Uint8Array;
 
+  /**
+   * `allocate` gives the bytes of the nodes `rehash` writes and of every node key (default fresh arrays; a chunk
+   * passes its arena, db/record-arena.ts): they die with the chunk's write, but for `latestNodes`, copied out.
+   */
   constructor(
     private readonly store: TrieNodeStore,
     common: Common,
     stateRoot: Uint8Array,
+    private readonly allocate: Allocate = (length) => new Uint8Array(length),
   ) {
     this.buffer = new BufferedTrieDB(store);
     this.common = common;
@@ -143,9 +148,10 @@ export class RewardLedger {
 
   /** Adds every node written so far to a batch (the buffer's own keys are hex; the path's hashes are kept as bytes). */
   writeTo(batch: WriteBatch): void {
+    const allocate = this.allocate;
     for (const [hex, value] of this.buffer.pending)
-      batch.put(keys.state(this.hashes.get(hex) ?? hexToBytes(`0x${hex}`)), value);
-    for (const { hash, encoded } of this.rehashed) batch.put(keys.state(hash), encoded);
+      batch.put(keys.state(this.hashes.get(hex) ?? hexToBytes(`0x${hex}`), allocate), value);
+    for (const { hash, encoded } of this.rehashed) batch.put(keys.state(hash, allocate), encoded);
   }
 
   /**
@@ -153,11 +159,14 @@ export class RewardLedger {
    * the blocks before it are rarely read again): those `rehash` wrote for it, else every node written.
    */
   latestNodes(): ReadonlyMap<string, Uint8Array> {
-    if (this.latestStart === undefined) return this.buffer.pending;
+    // Copies here as below: nodes `settle` moved into the buffer are views of the arena.
+    if (this.latestStart === undefined)
+      return new Map([...this.buffer.pending].map(([hex, value]) => [hex, value.slice()] as const));
     const latest = new Map<string, Uint8Array>();
     for (let i = this.latestStart; i < this.rehashed.length; i++) {
       const { hash, encoded } = this.rehashed[i];
-      latest.set(bytesToUnprefixedHex(hash), encoded);
+      // A copy: the node cache keeps it, and a view would keep the whole arena page alive.
+      latest.set(bytesToUnprefixedHex(hash), encoded.slice());
     }
     return latest;
   }
@@ -211,7 +220,7 @@ export class RewardLedger {
     const { levels } = path;
     this.latestStart = this.rehashed.length;
     const leaf = levels[levels.length - 1].node;
-    const written = encodeAccountLeaf(leaf[0], path.entry.account);
+    const written = encodeAccountLeaf(leaf[0], path.entry.account, this.allocate);
     leaf[1] = written.value;
     let ref: Uint8Array | Uint8Array[] = leaf;
     for (let i = levels.length - 1; i >= 0; i--) {
@@ -222,7 +231,7 @@ export class RewardLedger {
         level.node[level.slot] = ref as Uint8Array;
         encoded =
           level.template !== undefined && ref instanceof Uint8Array
-            ? patched(level.template, ref)
+            ? patched(level.template, ref, this.allocate)
             : RLP.encode(level.node);
         // A node whose changing child is a hash keeps its length and layout: later blocks patch a copy of its bytes.
         if (level.template === undefined && ref instanceof Uint8Array) level.template = templateOf(encoded, ref);
@@ -326,8 +335,13 @@ interface PathLevel {
 }
 
 /** The encoding with another 32-byte child hash in place. */
-function patched(template: { readonly bytes: Uint8Array; readonly offset: number }, hash: Uint8Array): Uint8Array {
-  const bytes = template.bytes.slice();
+function patched(
+  template: { readonly bytes: Uint8Array; readonly offset: number },
+  hash: Uint8Array,
+  allocate: Allocate,
+): Uint8Array {
+  const bytes = allocate(template.bytes.length);
+  bytes.set(template.bytes);
   bytes.set(hash, template.offset);
   return bytes;
 }
