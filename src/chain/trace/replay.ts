@@ -21,7 +21,7 @@ import type { TrieNodeStore } from '../state/trie-db.js';
 import { TraceBudget } from './budget.js';
 import { continued, rebuiltState } from './reexec.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
-import { leaveState, takeState } from './replay-states.js';
+import { leaveStateReverting, takeState } from './replay-states.js';
 import { runTraced } from './run-traced.js';
 import type { TraceResult } from './tracers.js';
 import { TraceLimitError, TraceReplayError, type TraceOptions, type TxStart } from './types.js';
@@ -172,10 +172,13 @@ async function replay(
   const rebuilt = await rebuiltState(chain, parent, deadline, budget);
   const common = chain.commonAt(block.header.number);
   const { store, ancestors, stateRoot } = chain.replayBase(parent);
-  const state =
-    rebuilt !== undefined
-      ? continued(rebuilt, store, common, stateRoot)
-      : (takeState(chain, stateRoot, common, store) ?? replayState(store, common, stateRoot));
+  let state: OpenedState;
+  if (rebuilt !== undefined) state = continued(rebuilt, store, common, stateRoot);
+  else {
+    let kept = takeState(chain, stateRoot, common, store);
+    if (kept instanceof Promise) kept = await kept;
+    state = kept ?? replayState(store, common, stateRoot);
+  }
   const runner = await BlockRunner.start({
     store,
     common,
@@ -205,7 +208,8 @@ async function replay(
     });
     traces.push({ txHash: tx.hash(), result });
   }
-  if (rebuilt === undefined) leaveState(chain, stateRoot, common, store, await runner.discard());
+  // The revert waits until the answer is written (replay-states.ts).
+  if (rebuilt === undefined) leaveStateReverting(chain, stateRoot, common, store, () => runner.discard());
   return traces;
 }
 
