@@ -30,7 +30,10 @@ import { TraceLimitError, TraceReplayError, type TraceOptions, type TxStart } fr
 export interface TraceChain {
   getBlock(ref: Uint8Array | bigint): Promise<Block | undefined>;
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
-  getTransaction(txHash: Uint8Array): Promise<{ readonly block: Block; readonly index: number } | undefined>;
+  /** Where a canonical transaction is (its block's hash, its index there). */
+  getTransactionLocation(
+    txHash: Uint8Array,
+  ): Promise<{ readonly blockHash: Uint8Array; readonly index: number } | undefined>;
   commonAt(number: bigint): Common;
   replayBase(header: BlockHeader): {
     readonly store: TrieNodeStore;
@@ -62,9 +65,11 @@ export async function traceTransaction(
   txHash: Uint8Array,
   opts: TraceOptions,
 ): Promise<TraceResult | undefined> {
-  const found = await chain.getTransaction(txHash);
-  if (found === undefined) return undefined;
-  const [trace] = await replay(chain, found.block, opts, found.index);
+  // The location and the block, not getTransaction's lookup, which reads the block's receipts too.
+  const at = await chain.getTransactionLocation(txHash);
+  const block = at === undefined ? undefined : await chain.getBlock(at.blockHash);
+  if (at === undefined || block === undefined) return undefined;
+  const [trace] = await replay(chain, block, opts, at.index);
   return trace?.result;
 }
 
