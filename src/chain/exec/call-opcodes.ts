@@ -1,6 +1,6 @@
 /**
  * MSTORE, MLOAD, SLOAD and CALLDATALOAD for call VMs, without @ethereumjs/evm's trips through hex strings (and
- * PUSHes without per-push rule checks: `analysedPush`; ADD, SUB, JUMP and JUMPI from lean-flow-opcodes.ts).
+ * PUSHes without per-push rule checks: `analysedPush`; STOP, ADD, SUB, JUMP and JUMPI from lean-flow-opcodes.ts).
  *
  * The library turns a 256-bit stack word into memory bytes as `setLengthLeft(bigIntToBytes(word), 32)` (the word
  * printed as hex, parsed back, then padded by spreading both arrays into a new one) and bytes into a word as
@@ -184,7 +184,7 @@ export function leanOpcodes(evm: object): boolean {
       ...(syncGas[code] !== undefined ? { syncGas: syncGas[code] } : {}),
     };
   }
-  // ADD, SUB, JUMP, JUMPI around the library's own handlers (lean-flow-opcodes.ts).
+  // STOP, ADD, SUB, JUMP, JUMPI around the library's own handlers (lean-flow-opcodes.ts).
   for (const [code, lean] of Object.entries(flowHandlers)) {
     const entry = table[Number(code)];
     if (entry !== undefined && typeof entry.opHandler === 'function')
