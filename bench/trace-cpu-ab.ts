@@ -3,7 +3,9 @@
  * CPU per request of two checkouts side by side: this one (A) and B, each a node of its own answering bench/trace.ts's
  * countdown transaction's traces one request at a time, taking turns every 100 requests so the machine's load falls
  * on both alike (separate runs on a shared machine differ by more than the changes measured). CPU and minor page
- * faults per request are the node's (all threads, from /proc); the client is this process for both.
+ * faults per request are the node's (all threads, from /proc); the client is this process for both. Each node runs as
+ * bench/trace.ts runs it, from its bundle (`bin/svc-node.js`, which brings dist/ and the bundle up to date first);
+ * FROM_SOURCES=1 runs src/main.ts through tsx instead.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -33,7 +35,8 @@ interface Node {
 async function startNode(name: string, dir: string): Promise<Node> {
   const port = await freePort();
   const datadir = mkdtempSync(join(tmpdir(), 'trace-cpu-ab-'));
-  const args = ['--import', 'tsx', 'src/main.ts', '--http.port', String(port), '--http.addr', '127.0.0.1'];
+  const entry = process.env.FROM_SOURCES === '1' ? ['--import', 'tsx', 'src/main.ts'] : ['bin/svc-node.js'];
+  const args = [...entry, '--http.port', String(port), '--http.addr', '127.0.0.1'];
   const child = spawn(process.execPath, [...args, '--no-p2p', '--datadir', datadir], {
     cwd: dir,
     env,
@@ -58,10 +61,10 @@ async function startNode(name: string, dir: string): Promise<Node> {
   return { name, url, pid: child.pid!, stop };
 }
 
-/** CPU ms of the process (all threads) and its minor page faults, from /proc. */
-function stat(pid: number): [cpu: number, faults: number] {
+/** CPU ms of the process (all threads): user and system, and its minor page faults, from /proc. */
+function stat(pid: number): [user: number, system: number, faults: number] {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return [(Number(fields[11]) + Number(fields[12])) * 10, Number(fields[7])];
+  return [Number(fields[11]) * 10, Number(fields[12]) * 10, Number(fields[7])];
 }
 
 const nodes: Node[] = [];
@@ -81,6 +84,7 @@ try {
   ];
   for (const [kind, method, params] of kinds.filter(([k]) => wanted.includes(k))) {
     const cpu = [0, 0];
+    const system = [0, 0];
     const wall = [0, 0];
     const count = [0, 0];
     const faults = [0, 0];
@@ -88,19 +92,20 @@ try {
     for (let turn = 0; performance.now() < end || turn < 6; turn++) {
       const side = turn % 2;
       const node = nodes[side]!;
-      const [c0, f0] = stat(node.pid);
+      const [u0, s0, f0] = stat(node.pid);
       const t0 = performance.now();
       for (let i = 0; i < 100; i++) await call(node.url, method, params(node), 120_000);
       if (turn < 2) continue; // JIT warm-up
       wall[side]! += performance.now() - t0;
-      const [c1, f1] = stat(node.pid);
-      cpu[side]! += c1 - c0;
+      const [u1, s1, f1] = stat(node.pid);
+      cpu[side]! += u1 - u0 + s1 - s0;
+      system[side]! += s1 - s0;
       faults[side]! += f1 - f0;
       count[side]! += 100;
     }
     const line = [0, 1].map(
       (s) =>
-        `${nodes[s]!.name} ${(cpu[s]! / count[s]!).toFixed(3)} ms CPU, ${((1000 * count[s]!) / wall[s]!).toFixed(0)} req/s, ${(faults[s]! / count[s]!).toFixed(1)} page faults`,
+        `${nodes[s]!.name} ${(cpu[s]! / count[s]!).toFixed(3)} ms CPU (${(system[s]! / count[s]!).toFixed(3)} system), ${((1000 * count[s]!) / wall[s]!).toFixed(0)} req/s, ${(faults[s]! / count[s]!).toFixed(1)} page faults`,
     );
     process.stdout.write(`${kind}: ${line.join('; ')} (${count[0]} + ${count[1]} requests)\n`);
   }

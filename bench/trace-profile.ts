@@ -1,7 +1,8 @@
 /**
  * `npx tsx bench/trace-profile.ts [seconds=5] [tracer=both]`: one svc-node under `--cpu-prof`, the trace bench's
  * countdown transaction traced for that long per tracer (struct logger, callTracer), the profile left in PROFILE_DIR
- * (default a temp dir, printed) for bench/profile-summary.ts.
+ * (default a temp dir, printed) for bench/profile-summary.ts. The node runs from its bundle (`bin/svc-node.js`), as
+ * bench/trace.ts runs it; FROM_SOURCES=1 runs src/main.ts through tsx instead.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,13 +25,10 @@ const datadir = mkdtempSync(join(tmpdir(), 'trace-prof-data-'));
 const { NODE_ENV: _dropped, ...env } = process.env;
 const child = spawn(
   process.execPath,
-  ['--cpu-prof', '--cpu-prof-dir', profileDir, '--import', 'tsx', 'src/main.ts', '--http.port', String(port)].concat([
-    '--http.addr',
-    '127.0.0.1',
-    '--no-p2p',
-    '--datadir',
-    datadir,
-  ]),
+  ['--cpu-prof', '--cpu-prof-dir', profileDir]
+    .concat(process.env.FROM_SOURCES === '1' ? ['--import', 'tsx', 'src/main.ts'] : ['bin/svc-node.js'])
+    .concat(['--http.port', String(port)])
+    .concat(['--http.addr', '127.0.0.1', '--no-p2p', '--datadir', datadir]),
   { cwd: repo, env, stdio: ['ignore', 'ignore', 'inherit'] },
 );
 const url = `http://127.0.0.1:${port}/`;

@@ -70,9 +70,10 @@ async function install(): Promise<boolean> {
       deadline.countdown = CHECK_EVERY;
       if (performance.now() > deadline.at) throw new CallTimeoutError(deadline.limitMs);
     }
-    // A frames-only tracer's probe (op-probe.ts) sees the step first; it may ask for a turn of the event loop.
+    // A frames-only tracer's probe (op-probe.ts) sees its opcodes first, and every so many steps any opcode; it may
+    // ask for a turn of the event loop.
     const probe = opProbeOf(this._evm);
-    if (probe !== undefined) {
+    if (probe !== undefined && (probe.ops[this._runState.opCode] === 1 || --probe.countdown <= 0)) {
       const pending = probe.before(this);
       if (pending !== undefined)
         return pending.then(() => (runStepInline(this, opcode) ? undefined : original.call(this, opcode)));

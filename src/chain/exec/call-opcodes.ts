@@ -1,6 +1,6 @@
 /**
  * MSTORE, MLOAD, SLOAD and CALLDATALOAD for call VMs, without @ethereumjs/evm's trips through hex strings (and
- * PUSHes without per-push rule checks: `analysedPush`).
+ * PUSHes without per-push rule checks: `analysedPush`; STOP, ADD, SUB, JUMP and JUMPI from lean-flow-opcodes.ts).
  *
  * The library turns a 256-bit stack word into memory bytes as `setLengthLeft(bigIntToBytes(word), 32)` (the word
  * printed as hex, parsed back, then padded by spreading both arrays into a new one) and bytes into a word as
@@ -11,6 +11,8 @@
  * builds its table per instance; the jump-analysis cache keys its answers by that table).
  * `test/chain/engine/call-lean-path.test.ts` runs random bytecode against the library's handlers.
  */
+
+import { flowHandlers } from './lean-flow-opcodes.js';
 
 const scratch = new Uint8Array(32);
 const view = new DataView(scratch.buffer);
@@ -181,6 +183,12 @@ export function leanOpcodes(evm: object): boolean {
       ...(handlers[code] !== undefined ? { opHandler: handlers[code] } : {}),
       ...(syncGas[code] !== undefined ? { syncGas: syncGas[code] } : {}),
     };
+  }
+  // STOP, ADD, SUB, JUMP, JUMPI around the library's own handlers (lean-flow-opcodes.ts).
+  for (const [code, lean] of Object.entries(flowHandlers)) {
+    const entry = table[Number(code)];
+    if (entry !== undefined && typeof entry.opHandler === 'function')
+      table[Number(code)] = { ...entry, opHandler: lean(entry.opHandler as never) as unknown as Handler };
   }
   const common = (evm as { common?: Common & { isActivatedEIP(eip: number): boolean } }).common;
   if (common !== undefined && !common.isActivatedEIP(6800) && !common.isActivatedEIP(7864)) {

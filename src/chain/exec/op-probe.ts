@@ -10,16 +10,24 @@
  * `runStep` wrapper (call-deadline.ts), before the step's gas is charged, as a step probe is; every other step runs
  * as an untraced one (an eth_call's): inline, without a listener, on the VM's lean frames where it has them.
  *
- * `before` is also where the probe counts steps: every so many it may check the trace's caps (and throw) or ask for
- * a turn of the event loop (return a promise, which the wrapper awaits before the step), so a long trace neither
- * runs past its deadline nor stalls the node.
+ * The wrapper also counts the steps down for the probe: every so many `before` is called whatever the opcode, and may
+ * check the trace's caps (and throw) or ask for a turn of the event loop (return a promise, which the wrapper awaits
+ * before the step), so a long trace neither runs past its deadline nor stalls the node.
  */
 import type { InterpreterLike } from './sync-step.js';
 
 export interface OpProbe {
   /**
-   * Before every step of the EVM it is set on, the opcode at the program counter not yet charged for; a promise
-   * delays the step until it settles (only for a turn of the event loop: the step then runs as it would have).
+   * The opcodes `before` is called for (a flag per opcode byte); for the others the wrapper only counts the step
+   * down, so an untraced step costs a byte read and a decrement, not a call.
+   */
+  readonly ops: Uint8Array;
+  /** Steps left until `before` is called whatever the opcode (the probe resets it there). */
+  countdown: number;
+  /**
+   * Before a step of the EVM it is set on whose opcode is flagged in `ops`, or whose countdown reached 0; the opcode
+   * at the program counter not yet charged for. A promise delays the step until it settles (only for a turn of the
+   * event loop: the step then runs as it would have).
    */
   before(interpreter: InterpreterLike): Promise<void> | undefined;
 }

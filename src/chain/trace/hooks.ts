@@ -17,7 +17,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { InterpreterLike } from '../exec/sync-step.js';
 import { clearStepProbe, setStepProbe, type StepProbe } from '../exec/step-probe.js';
 import { callDeadlineInstalled } from '../exec/call-deadline.js';
-import { clearOpProbe, setOpProbe } from '../exec/op-probe.js';
+import { clearOpProbe, type OpProbe, setOpProbe } from '../exec/op-probe.js';
 import { FRAME_OF_OP, FRAMES_CHECK_EVERY, probedOps } from './probed-ops.js';
 import { heldFor, type TraceBudget } from './budget.js';
 import { ProbedStep } from './probed-step.js';
@@ -214,20 +214,22 @@ export class TraceSession {
   async attachFrames(evm: EVM): Promise<boolean> {
     if (this.tracer.step !== undefined || !(await callDeadlineInstalled)) return false;
     const ops = probedOps(evm, this.tracer);
-    let countdown = FRAMES_CHECK_EVERY;
-    setOpProbe(evm, {
+    const probe: OpProbe = {
+      ops,
+      countdown: FRAMES_CHECK_EVERY,
       before: (interpreter) => {
         if (this.failure !== undefined) throw this.failure;
         const rs = interpreter._runState;
         if (ops[rs.opCode] === 1) this.record(() => this.probed1(interpreter, 0n, rs.gasLeft, rs.memoryWordCount));
-        if (--countdown !== 0) return undefined;
-        countdown = FRAMES_CHECK_EVERY;
+        if (probe.countdown > 0) return undefined;
+        probe.countdown = FRAMES_CHECK_EVERY;
         if (!this.sliceOver()) return undefined;
         return nextTurn().then(() => {
           this.sliceStart = performance.now();
         });
       },
-    });
+    };
+    setOpProbe(evm, probe);
     this.listenFrames(evm, () => clearOpProbe(evm));
     return true;
   }

@@ -21,7 +21,7 @@ import type { TrieNodeStore } from '../state/trie-db.js';
 import { TraceBudget } from './budget.js';
 import { continued, rebuiltState } from './reexec.js';
 import { deadlineOf, timedOut, type Deadline } from './hooks.js';
-import { leaveState, takeState } from './replay-states.js';
+import { leaveStateReverting, takeState } from './replay-states.js';
 import { runTraced } from './run-traced.js';
 import type { TraceResult } from './tracers.js';
 import { TraceLimitError, TraceReplayError, type TraceOptions, type TxStart } from './types.js';
@@ -30,7 +30,10 @@ import { TraceLimitError, TraceReplayError, type TraceOptions, type TxStart } fr
 export interface TraceChain {
   getBlock(ref: Uint8Array | bigint): Promise<Block | undefined>;
   getHeader(hash: Uint8Array): Promise<BlockHeader | undefined>;
-  getTransaction(txHash: Uint8Array): Promise<{ readonly block: Block; readonly index: number } | undefined>;
+  /** Where a canonical transaction is (its block's hash, its index there). */
+  getTransactionLocation(
+    txHash: Uint8Array,
+  ): Promise<{ readonly blockHash: Uint8Array; readonly index: number } | undefined>;
   commonAt(number: bigint): Common;
   replayBase(header: BlockHeader): {
     readonly store: TrieNodeStore;
@@ -62,9 +65,11 @@ export async function traceTransaction(
   txHash: Uint8Array,
   opts: TraceOptions,
 ): Promise<TraceResult | undefined> {
-  const found = await chain.getTransaction(txHash);
-  if (found === undefined) return undefined;
-  const [trace] = await replay(chain, found.block, opts, found.index);
+  // The location and the block, not getTransaction's lookup, which reads the block's receipts too.
+  const at = await chain.getTransactionLocation(txHash);
+  const block = at === undefined ? undefined : await chain.getBlock(at.blockHash);
+  if (at === undefined || block === undefined) return undefined;
+  const [trace] = await replay(chain, block, opts, at.index);
   return trace?.result;
 }
 
@@ -172,10 +177,13 @@ async function replay(
   const rebuilt = await rebuiltState(chain, parent, deadline, budget);
   const common = chain.commonAt(block.header.number);
   const { store, ancestors, stateRoot } = chain.replayBase(parent);
-  const state =
-    rebuilt !== undefined
-      ? continued(rebuilt, store, common, stateRoot)
-      : (takeState(chain, stateRoot, common, store) ?? replayState(store, common, stateRoot));
+  let state: OpenedState;
+  if (rebuilt !== undefined) state = continued(rebuilt, store, common, stateRoot);
+  else {
+    let kept = takeState(chain, stateRoot, common, store);
+    if (kept instanceof Promise) kept = await kept;
+    state = kept ?? replayState(store, common, stateRoot);
+  }
   const runner = await BlockRunner.start({
     store,
     common,
@@ -205,7 +213,8 @@ async function replay(
     });
     traces.push({ txHash: tx.hash(), result });
   }
-  if (rebuilt === undefined) leaveState(chain, stateRoot, common, store, await runner.discard());
+  // The revert waits until the answer is written (replay-states.ts).
+  if (rebuilt === undefined) leaveStateReverting(chain, stateRoot, common, store, () => runner.discard());
   return traces;
 }
 

@@ -35,7 +35,9 @@ export class TraceSlots {
 
   /** Runs `work` in a slot, waiting for one if needed. */
   async run<T>(work: () => Promise<T>): Promise<T> {
-    await this.acquire();
+    // Awaited only when there is a wait: an await of nothing still costs a turn of the microtasks.
+    const waiting = this.acquire();
+    if (waiting !== undefined) await waiting;
     try {
       return await work();
     } finally {

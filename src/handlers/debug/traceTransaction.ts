@@ -15,7 +15,7 @@ export async function debug_traceTransaction(
   ctx: HandlerContext,
 ): Promise<DebugTraceTransactionResult> {
   // The struct logger's answer comes as JSON text, sent on as it is.
-  const opts = { ...traceOptionsOf(config, ctx), jsonText: true };
+  const opts = traceOptionsOf(config, ctx, true);
   const chain = engineOf(ctx).chain;
   const result = await tracing(ctx, 'debug_traceTransaction', () =>
     traceTransaction(chain, bytesFromHex(txHash), opts),

@@ -239,6 +239,63 @@ describe('lean call path and shared block reads', () => {
     expect(Object.values(seen).every((n) => n > 5)).toBe(true);
   });
 
+  it('runs STOP, ADD, SUB, JUMP and JUMPI as the library does: wrap-around, short stacks, invalid targets', async () => {
+    const random = seeded(42);
+    const int = (n: number) => Math.floor(random() * n);
+    const max = Array(32).fill(0xff);
+    // The top of the stack stored and returned, so a result is compared, not just the gas.
+    const tail = [0x60, 0, 0x52, 0x60, 32, 0x60, 0, 0xf3];
+    const cases: number[][] = [
+      [0x7f, ...max, 0x60, 2, 0x01, ...tail], // ADD past 2^256
+      [0x60, 5, 0x60, 3, 0x03, ...tail], // SUB below zero: 3 - 5
+      [0x60, 3, 0x60, 5, 0x03, ...tail],
+      [0x60, 1, 0x01], // ADD on one word
+      [0x03], // SUB on none
+      [0x60, 4, 0x56, 0x00, 0x5b, 0x60, 9, ...tail], // JUMP to a JUMPDEST
+      [0x60, 3, 0x56, 0x00], // JUMP to a STOP
+      [0x60, 200, 0x56], // JUMP past the code
+      [0x61, 0x12, 0x34, 0x56], // JUMP past the code, two bytes
+      [0x7f, ...max, 0x56], // JUMP to 2^256 - 1
+      [0x60, 4, 0x56, 0x60, 0x5b, 0x00], // JUMP into PUSH data that reads as JUMPDEST
+      [0x56], // JUMP on none
+      [0x60, 0, 0x60, 200, 0x57, 0x60, 7, ...tail], // JUMPI not taken: any target goes
+      [0x60, 1, 0x60, 6, 0x57, 0x00, 0x5b, 0x60, 9, ...tail], // taken
+      [0x60, 1, 0x60, 5, 0x57, 0x00], // taken, to a STOP
+      [0x60, 1, 0x7f, ...max, 0x57], // taken, to 2^256 - 1
+      [0x60, 1, 0x57], // JUMPI on one word
+      [0x57], // on none
+      [0x60, 1, 0x60, 0, 0x52, 0x00, 0x60, 32, 0x60, 0, 0xf3], // STOP before a RETURN: no return data
+      [0x60, 1, 0x60, 1, 0x55, 0x00], // STOP after a write: it stands
+    ];
+    // Random runs of the five among pushes, DUP1, SWAP1 and JUMPDESTs: loops run out of gas alike.
+    const ops = [0x00, 0x01, 0x03, 0x56, 0x56, 0x57, 0x57, 0x5b, 0x80, 0x90];
+    for (let i = 0; i < 60; i++) {
+      const code: number[] = [];
+      for (let n = 0, len = 5 + int(25); n < len; n++) {
+        const kind = int(4);
+        if (kind === 0) code.push(0x60, int(40));
+        else if (kind === 1) code.push(0x60, int(256));
+        else if (kind === 2 && random() < 0.3) code.push(0x7f, ...Array.from({ length: 32 }, () => int(256)));
+        else code.push(ops[int(ops.length)]!);
+      }
+      cases.push([...code, ...tail]);
+    }
+    const at = address('0x000000000000000000000000000000000000f10a');
+    const lean = new CallExecutor(headContext(chain));
+    const library = new CallExecutor(headContext(chain), { leanPath: false, leanFrames: false });
+    const seen = { failed: 0, returned: 0, stopped: 0 };
+    for (const [i, code] of cases.entries()) {
+      const msg: CallMessage = { to: at, gas: 100_000n, overrides: { state: [[at, { code: Uint8Array.from(code) }]] } };
+      const [x, y] = [await lean.run(msg), await library.run(msg)];
+      expect({ i, ...x }, `program ${i}`).toEqual({ i, ...y });
+      if (y.error !== undefined) seen.failed++;
+      else if (y.returnData.length > 0) seen.returned++;
+      else seen.stopped++;
+    }
+    // Sanity: the mix has programs that fail, return and stop.
+    expect(Object.values(seen).every((n) => n > 3)).toBe(true);
+  });
+
   it('serves a block from its own reads: a new head sees its state, an older block keeps its own', async () => {
     const count = async (ref: 'latest' | bigint) =>
       bytesToBigInt((await chain.call(ref, { to: counter, data: encode('count') }))!.returnData);

@@ -3,7 +3,8 @@
  * steps as an untraced call does (trace/hooks.ts `attachFrames`, exec/op-probe.ts): inline, on the lean frames,
  * with no per-step probe; and such a trace still stops at its deadline and gives the event loop turns while it runs.
  * That their answers are the generic path's is test/chain/trace/fast-path.test.ts's job. A replay's reverted parent
- * state keeps the accounts the replay read (state/kept-reads.ts).
+ * state keeps the accounts the replay read (state/kept-reads.ts); it is reverted after the trace is answered, or by
+ * the next replay on it if that comes first (replay-states.ts).
  */
 import { Address, hexToBytes } from '@ethereumjs/util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,8 +96,11 @@ describe('a replay on a kept parent state', () => {
     const common = chain.commonAt(found!.block.header.number);
     const sender = new Address(addresses[0]!);
     await traceTransaction(chain, memoryTx, { tracer: 'callTracer' });
+    await new Promise((resolve) => setImmediate(resolve)); // the revert's turn
     const kept = takeState(chain, stateRoot, common, store);
     expect(kept).toBeDefined();
+    expect(kept).not.toBeInstanceOf(Promise);
+    if (kept instanceof Promise) return;
     // The sender was read inside the replay's checkpoint; the revert must not have dropped it.
     expect(kept!.stateManager.cachedAccount(sender)?.nonce).toBe(2n);
     leaveState(chain, stateRoot, common, store, kept!);
@@ -104,6 +108,22 @@ describe('a replay on a kept parent state', () => {
     expect(JSON.stringify(await traceTransaction(chain, memoryTx, { tracer: 'callTracer' }))).toBe(
       JSON.stringify(await traceTransaction(chain, memoryTx, { tracer: 'callTracer', generic: true })),
     );
+  });
+
+  it('is reverted by a replay that takes it before its turn came, and answers the same', async () => {
+    const found = await chain.getTransaction(memoryTx);
+    const parent = (await chain.getHeader(found!.block.header.parentHash))!;
+    const { store, stateRoot } = chain.replayBase(parent);
+    const common = chain.commonAt(found!.block.header.number);
+    const first = JSON.stringify(await traceTransaction(chain, memoryTx, { tracer: 'callTracer' }));
+    // Still reverting, in the microtasks after the answer: a replay now takes it and waits for the revert.
+    const taken = takeState(chain, stateRoot, common, store);
+    expect(taken).toBeInstanceOf(Promise);
+    const kept = (await taken)!;
+    expect(kept.stateManager.cachedAccount(new Address(addresses[0]!))?.nonce).toBe(2n);
+    leaveState(chain, stateRoot, common, store, kept);
+    const traces = await Promise.all([1, 2].map(() => traceTransaction(chain, memoryTx, { tracer: 'callTracer' })));
+    for (const trace of traces) expect(JSON.stringify(trace)).toBe(first);
   });
 
   it('is not an imported block: it lists no flat-state changes and notes no written keys', async () => {
@@ -123,7 +143,7 @@ describe('a replay on a kept parent state', () => {
       store.writtenKeys = before;
     }
     expect([...written.allAddresses()]).toHaveLength(0);
-    const kept = takeState(chain, stateRoot, common, store)!;
+    const kept = (await takeState(chain, stateRoot, common, store))!;
     // A listing begun on the replay's state would go on for every later replay on it (a copy of each account's
     // encoding before each write), with nobody ever taking it.
     expect(kept.stateManager.takeFlatChanges(stateRoot)).toBeUndefined();
