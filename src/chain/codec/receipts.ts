@@ -6,7 +6,8 @@
 import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
-import { bigIntToUnpaddedBytes, bytesToBigInt, concatBytes } from '@ethereumjs/util';
+import { bytesToBigInt, concatBytes } from '@ethereumjs/util';
+import { unpaddedBytes, unpaddedNumberBytes } from '../base/unpadded-bytes.js';
 import { Bloom } from '@ethereumjs/vm';
 import { keccak256 } from '../base/crypto.js';
 import { orderedTrieRoot } from './ordered-trie.js';
@@ -56,7 +57,7 @@ const statusOrRoot = (r: TxReceipt): Uint8Array =>
  * burst (bench/seal-burst.ts HEAP).
  */
 export function encodeConsensusReceipt(r: TxReceipt): Uint8Array {
-  const body = encodeRlp([statusOrRoot(r), bigIntToUnpaddedBytes(r.cumulativeGasUsed), r.logsBloom, logTuples(r.logs)]);
+  const body = encodeRlp([statusOrRoot(r), unpaddedBytes(r.cumulativeGasUsed), r.logsBloom, logTuples(r.logs)]);
   return r.type === 0 ? body : concatBytes(Uint8Array.of(r.type), body);
 }
 
@@ -87,13 +88,13 @@ export function transactionsRoot(txs: readonly TypedTransaction[], common?: Comm
 export function encodeStoredReceipts(receipts: readonly TxReceipt[]): Uint8Array {
   return encodeRlp(
     receipts.map((r) => [
-      bigIntToUnpaddedBytes(BigInt(r.type)),
+      unpaddedNumberBytes(r.type),
       statusOrRoot(r),
-      bigIntToUnpaddedBytes(r.cumulativeGasUsed),
+      unpaddedBytes(r.cumulativeGasUsed),
       logTuples(r.logs),
       r.from,
       r.contractAddress ?? new Uint8Array(0),
-      bigIntToUnpaddedBytes(r.gasUsed),
+      unpaddedBytes(r.gasUsed),
     ]),
   );
 }

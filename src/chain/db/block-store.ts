@@ -8,7 +8,8 @@
 import { headerBytesOf } from '../codec/header-bytes.js';
 import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { unpaddedBytes } from '../base/unpadded-bytes.js';
+import { unpaddedBytes, unpaddedNumberBytes } from '../base/unpadded-bytes.js';
+import { encodeRlp } from '../codec/rlp-encode.js';
 import { RLP } from '@ethereumjs/rlp';
 import {
   bigIntToUnpaddedBytes,
@@ -260,7 +261,7 @@ export class BlockStore {
     const hash = block.hash();
     batch.put(keys.canonical(block.header.number), hash);
     block.transactions.forEach((tx, index) => {
-      batch.put(keys.txLookup(tx.hash()), RLP.encode([hash, index]));
+      batch.put(keys.txLookup(tx.hash()), encodeRlp([hash, unpaddedNumberBytes(index)]));
     });
   }
 
