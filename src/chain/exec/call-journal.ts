@@ -5,7 +5,10 @@
  * text two characters at a time (a rope V8 flattens again before hashing it): EIP-2929's warm-slot check of every
  * SLOAD spent most of its time there. `leanJournal` gives one journal the library's methods for those keys, step
  * for step, with the same text made by `hexKey` (Node's encoder: lowercase, no 0x, one flat string), so the sets
- * hold the same strings as before. Only methods that make keys from bytes are replaced.
+ * hold the same strings as before. Only methods that make keys from bytes are replaced, and `addAlwaysWarmAddress`,
+ * which runTx calls for every precompile, the sender and the recipient of every transaction: the library strips a
+ * 0x prefix after testing the whole text with `String.match` (an array per call); text without the prefix, which
+ * that test can never accept, is taken as it is.
  */
 import { hexKey } from '../db/hex-key.js';
 
@@ -21,14 +24,33 @@ interface Journal {
   addWarmedAddress(address: Uint8Array): void;
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
+  addAlwaysWarmAddress(addressStr: string, addToAccessList?: boolean): void;
 }
 
-const METHODS = ['touchAddress', 'isWarmedAddress', 'addWarmedAddress', 'isWarmedStorage', 'addWarmedStorage'];
+const METHODS = [
+  'touchAddress',
+  'isWarmedAddress',
+  'addWarmedAddress',
+  'isWarmedStorage',
+  'addWarmedStorage',
+  'addAlwaysWarmAddress',
+];
 
 /** Replaces `journal`'s key-making methods (journal.ts of @ethereumjs/evm); false when one is not there. */
 export function leanJournal(journal: object): boolean {
   const target = journal as Journal & Record<string, unknown>;
   if (!METHODS.every((name) => typeof target[name] === 'function')) return false;
+  const libraryAlwaysWarm = target.addAlwaysWarmAddress;
+  target.addAlwaysWarmAddress = function (this: Journal, addressStr, addToAccessList = false) {
+    // Prefixed (or not a string): the library's own test and errors.
+    if (typeof addressStr !== 'string' || addressStr.startsWith('0x')) {
+      libraryAlwaysWarm.call(this, addressStr, addToAccessList);
+      return;
+    }
+    if (!this.alwaysWarmJournal.has(addressStr)) this.alwaysWarmJournal.set(addressStr, new Set());
+    if (addToAccessList && this.accessList !== undefined && !this.accessList.has(addressStr))
+      this.accessList.set(addressStr, new Set());
+  };
   target.touchAddress = function (this: Journal, address) {
     this.touchAccount(hexKey(address.bytes));
   };
