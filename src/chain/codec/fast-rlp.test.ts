@@ -4,8 +4,8 @@ import { MerkleStateManager } from '@ethereumjs/statemanager';
 import { RLP } from '@ethereumjs/rlp';
 import { createLegacyTx } from '@ethereumjs/tx';
 import { Account, Address, hexToBytes } from '@ethereumjs/util';
-import { afterEach, describe, expect, it } from 'vitest';
-import { installFastRlpEncode } from './fast-rlp.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { installFastRlpEncode, libraryRlpEncode } from './fast-rlp.js';
 
 type Input = Parameters<typeof RLP.encode>[0];
 
@@ -24,9 +24,17 @@ function tree(seed: number, depth: number): Input {
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
 let uninstall: (() => void) | undefined;
+// vitest's shared project reuses this module graph: an engine opened by an earlier file in the same worker has already
+// installed the fast encoder (for good, as the node does). Each case starts from the library's and puts back what was.
+let before: typeof RLP.encode | undefined;
+beforeEach(() => {
+  before = RLP.encode;
+  RLP.encode = libraryRlpEncode;
+});
 afterEach(() => {
-  uninstall?.(); // vitest's shared project reuses this module graph: the library's encoder comes back
+  uninstall?.();
   uninstall = undefined;
+  RLP.encode = before!;
 });
 
 /** `make()` encoded by the library's encoder and then by the installed one. */

@@ -17,6 +17,9 @@ import { encodeByteTree } from './rlp-encode.js';
 /** The library's encoder, as it was when this module loaded (before any swap). */
 const libraryEncode = RLP.encode;
 
+/** The library's own encoder, whatever is installed now (tests compare against it). */
+export const libraryRlpEncode: typeof RLP.encode = libraryEncode;
+
 function fastEncode(input: Parameters<typeof RLP.encode>[0]): Uint8Array {
   return encodeByteTree(input) ?? libraryEncode(input);
 }
