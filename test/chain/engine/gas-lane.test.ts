@@ -5,11 +5,14 @@
  * `runStep`, gas a BigInt, the library's handlers), and must end alike: gas used, return data (which carries the GAS
  * opcode's readings, in the frame and in nested calls given gas by GAS or a number), error, refund. Each program runs
  * at a generous gas limit, at exactly the gas it used and one below (out of gas on the last step's boundary), and at
- * random limits in between.
+ * random limits in between. The same calls also run on an untouched copy of the library in a worker thread (its own
+ * module instance, which the node's interpreter wrapper never patched).
  */
 import { Common, Hardfork, Mainnet } from '@ethereumjs/common';
 import { createEVM, type EVM } from '@ethereumjs/evm';
 import { bytesToHex, createAddressFromString } from '@ethereumjs/util';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { callDeadlineInstalled } from '../../../src/chain/exec/call-deadline.js';
 import { leanOpcodes } from '../../../src/chain/exec/call-opcodes.js';
@@ -117,11 +120,64 @@ async function outcome(top: Uint8Array, child: Uint8Array, lane: boolean, gasLim
   };
 }
 
+interface Case {
+  readonly top: Uint8Array;
+  readonly child: Uint8Array;
+  readonly gasLimit: bigint;
+}
+type Outcome = Awaited<ReturnType<typeof outcome>>;
+
+/** The worker: the library's CommonJS build, loaded by path, runs each case on a fresh EVM. */
+const WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { pathToFileURL } = require('node:url');
+(async () => {
+  const [{ createEVM }, { Common, Mainnet }, { bytesToHex, createAddressFromString }] = await Promise.all(
+    workerData.paths.map((p) => import(pathToFileURL(p).href)),
+  );
+  const at = (hex) => createAddressFromString(hex);
+  const out = [];
+  for (const c of workerData.cases) {
+    const evm = await createEVM({ common: new Common({ chain: Mainnet, hardfork: 'shanghai' }) });
+    await evm.stateManager.putCode(at(workerData.top), c.top);
+    await evm.stateManager.putCode(at(workerData.child), c.child);
+    const { execResult } = await evm.runCall({ caller: at(workerData.caller), to: at(workerData.top), gasLimit: c.gasLimit });
+    out.push({
+      gasUsed: execResult.executionGasUsed,
+      returned: bytesToHex(execResult.returnValue),
+      error: execResult.exceptionError?.error,
+      refund: execResult.gasRefund,
+    });
+  }
+  parentPort.postMessage(out);
+})().catch((err) => parentPort.postMessage(String(err)));
+`;
+
+/** `cases` run by the untouched library in a worker thread. */
+async function untouchedLibrary(cases: readonly Case[]): Promise<Outcome[]> {
+  const require = createRequire(import.meta.url);
+  const paths = ['@ethereumjs/evm', '@ethereumjs/common', '@ethereumjs/util'].map((p) => require.resolve(p));
+  const workerData = { paths, cases, caller: CALLER.toString(), top: TOP.toString(), child: CHILD.toString() };
+  const worker = new Worker(WORKER, { eval: true, workerData });
+  try {
+    const answer = await new Promise<Outcome[] | string>((resolve, reject) => {
+      worker.once('message', resolve);
+      worker.once('error', reject);
+    });
+    if (typeof answer === 'string') throw new Error(answer);
+    return answer;
+  } finally {
+    await worker.terminate();
+  }
+}
+
 describe('the lean frame loop counting gas in a number', () => {
   it('ends random programs as the library does: gas used, GAS readings, nested calls, out of gas at the boundary', async () => {
     expect(await callDeadlineInstalled).toBe(true);
     const random = seeded(4040);
     const seen = { outOfGas: 0, returned: 0, boundary: 0 };
+    const cases: Case[] = [];
+    const inLane: Outcome[] = [];
     for (let i = 0; i < 60; i++) {
       const child = program(random, undefined);
       const top = program(random, CHILD.bytes);
@@ -132,6 +188,8 @@ describe('the lean frame loop counting gas in a number', () => {
         const a = await outcome(top, child, true, gasLimit);
         const ranInline = stepCounts().inline - inlineBefore;
         const b = await outcome(top, child, false, gasLimit);
+        cases.push({ top, child, gasLimit });
+        inLane.push(a);
         expect({ i, gasLimit, ...a }, `program ${i} at ${gasLimit}`).toEqual({ i, gasLimit, ...b });
         // Sanity: the lane ran the steps, the reference none of them.
         expect(ranInline).toBeGreaterThan(0);
@@ -142,5 +200,7 @@ describe('the lean frame loop counting gas in a number', () => {
       }
     }
     expect(Object.values(seen).every((n) => n > 10)).toBe(true);
+    const library = await untouchedLibrary(cases);
+    for (const [i, a] of inLane.entries()) expect({ i, ...a }, `case ${i}`).toEqual({ i, ...library[i] });
   });
 });
