@@ -12,64 +12,33 @@
  *
  * The same wrapper calls an EVM's op probe (op-probe.ts: a tracer of frames) before each step. The same install
  * replaces the interpreter's frame loop for legacy code by one that runs the steps needing no await
- * without a promise (sync-step.ts); with a deadline every step still passes the check here.
+ * without a promise (sync-step.ts); with a deadline every step still passes the check (call-timeout.ts), here or in
+ * that loop's lane, which checks the deadline and the op probe itself and gives its other steps to the library's
+ * `runStep` unwrapped (so no step is counted twice).
  *
  * Measured with bench/eth-call.ts (see the operating guide, codegen/docs/guides/operating.md, "Limits"). If a future version moves `runStep`,
  * nothing is installed and `callDeadlineInstalled` resolves to false (calls then run unbounded in time).
  */
+import { countStep, deadlineOf } from './call-timeout.js';
 import { interpreterPrototype } from './evm-interpreter.js';
-import { performance } from 'node:perf_hooks';
 import { opProbeOf } from './op-probe.js';
 import { coversFrame, type FrameOutcome, type InterpreterLike, runLegacyCode, runStepInline } from './sync-step.js';
 
-/** Steps between two clock reads: a step costs ~0.1–1 µs, so the limit is overshot by well under a millisecond. */
-const CHECK_EVERY = 1024;
+export { CallTimeoutError, clearDeadline, setDeadline } from './call-timeout.js';
 
-/** A call ran past its deadline. */
-export class CallTimeoutError extends Error {
-  constructor(readonly limitMs: number) {
-    super(`execution aborted (timeout = ${limitMs} ms)`);
-    this.name = 'CallTimeoutError';
-  }
-}
-
-/** Set on an EVM for the duration of one call. */
-interface Deadline {
-  /** `performance.now()` after which the call is aborted. */
-  readonly at: number;
-  readonly limitMs: number;
-  countdown: number;
-}
-
-const DEADLINE = '_svcCallDeadline';
-type EvmWithDeadline = { [DEADLINE]?: Deadline | undefined };
-type Interpreter = InterpreterLike & { _evm: EvmWithDeadline };
 type StepEntry = Parameters<typeof runStepInline>[1];
 interface InterpreterProto {
-  runStep(this: Interpreter, opcode?: StepEntry): Promise<void> | undefined;
-  run(this: Interpreter, code: Uint8Array, opts?: { pc?: number }): Promise<FrameOutcome>;
-}
-
-/** Gives the calls run on `evm` from now on until `clearDeadline` the deadline `at` (performance.now() ms). */
-export function setDeadline(evm: object, at: number, limitMs: number): void {
-  (evm as EvmWithDeadline)[DEADLINE] = { at, limitMs, countdown: CHECK_EVERY };
-}
-
-export function clearDeadline(evm: object): void {
-  const target = evm as EvmWithDeadline;
-  if (target[DEADLINE] !== undefined) target[DEADLINE] = undefined;
+  runStep(this: InterpreterLike, opcode?: StepEntry): Promise<void> | undefined;
+  run(this: InterpreterLike, code: Uint8Array, opts?: { pc?: number }): Promise<FrameOutcome>;
 }
 
 async function install(): Promise<boolean> {
   const proto = await interpreterPrototype<InterpreterProto>();
   const original = proto?.runStep;
   if (proto === undefined || typeof original !== 'function') return false;
-  proto.runStep = function (this: Interpreter, opcode?: StepEntry): Promise<void> | undefined {
-    const deadline = this._evm[DEADLINE];
-    if (deadline !== undefined && --deadline.countdown === 0) {
-      deadline.countdown = CHECK_EVERY;
-      if (performance.now() > deadline.at) throw new CallTimeoutError(deadline.limitMs);
-    }
+  proto.runStep = function (this: InterpreterLike, opcode?: StepEntry): Promise<void> | undefined {
+    const deadline = deadlineOf(this._evm);
+    if (deadline !== undefined) countStep(deadline);
     // A frames-only tracer's probe (op-probe.ts) sees its opcodes first, and every so many steps any opcode; it may
     // ask for a turn of the event loop.
     const probe = opProbeOf(this._evm);
@@ -83,9 +52,9 @@ async function install(): Promise<boolean> {
   };
   const originalRun = proto.run;
   if (typeof originalRun === 'function')
-    proto.run = function (this: Interpreter, code: Uint8Array, opts: { pc?: number } = {}): Promise<FrameOutcome> {
+    proto.run = function (this: InterpreterLike, code: Uint8Array, opts: { pc?: number } = {}): Promise<FrameOutcome> {
       if (!coversFrame(this, code)) return originalRun.call(this, code, opts);
-      return runLegacyCode(this, code, opts.pc);
+      return runLegacyCode(this, code, opts.pc, original);
     };
   return true;
 }

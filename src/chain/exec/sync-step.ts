@@ -14,9 +14,13 @@
  * `runLegacyCode` is the interpreter's loop over legacy (non-EOF) code, awaiting only the steps that return a
  * promise; it keeps the library's semantics: jump analysis before the first JUMP/JUMPI/JUMPSUB, a VM error ends
  * the frame (STOP being no error), any other error leaves it. Frames it does not cover (EOF code, the profiler,
- * EIP-7864 witnesses, EIP-8037 state gas) run the library's own loop.
+ * EIP-7864 witnesses, EIP-8037 state gas) run the library's own loop. A frame with no per-step observer (no `step`
+ * listener or step probe, no debug mode) runs in `laneLoop`, which checks those once per frame and counts a static-gas
+ * step's gas in a number, writing the BigInt back before anything reads it.
  */
 
+import { countStep, deadlineOf } from './call-timeout.js';
+import { type OpProbe, opProbeOf } from './op-probe.js';
 import { type StepProbe, stepProbeOf } from './step-probe.js';
 
 const JUMP_OPCODES = new Set([0x56, 0x57, 0x5e]);
@@ -45,6 +49,7 @@ function chargesChunks(interpreter: InterpreterLike): boolean {
 
 interface OpcodeInfo {
   readonly code: number;
+  readonly name: string;
   readonly fullName: string;
   readonly isAsync: boolean;
   readonly dynamicGas: boolean;
@@ -75,7 +80,7 @@ interface RunState {
   shouldDoJumpAnalysis: boolean;
   eip7928PostTargetCallOog?: unknown;
   readonly env: {
-    readonly accessWitness?: { commit(): void; revert(): void };
+    readonly accessWitness?: { commit(): void; revert(): void } | undefined;
     readonly chargeCodeAccesses?: boolean;
   };
 }
@@ -161,11 +166,15 @@ export function coversFrame(interpreter: InterpreterLike, code: Uint8Array): boo
   return !common.isActivatedEIP(7864) && !common.isActivatedEIP(8037);
 }
 
+/** The library's `runStep` as it was before call-deadline.ts wrapped it. */
+export type LibraryStep = (this: InterpreterLike, opcode?: OpcodeEntry) => Promise<void> | undefined;
+
 /** The interpreter's frame loop over legacy code (see the top of this file). */
 export async function runLegacyCode(
   interpreter: InterpreterLike,
   code: Uint8Array,
   startPc: number | undefined,
+  libraryStep: LibraryStep,
 ): Promise<FrameOutcome> {
   const runState = interpreter._runState;
   runState.code = code;
@@ -174,14 +183,147 @@ export async function runLegacyCode(
   if (first !== 0 && (first < 0 || first >= code.length))
     throw new Error('Internal error: program counter not in range');
   const flags = interpreter as FrameFlags;
-  flags[STEP_LISTENED] = (interpreter._evm.events?.listenerCount('step') ?? 0) > 0;
+  const listened = (interpreter._evm.events?.listenerCount('step') ?? 0) > 0;
+  flags[STEP_LISTENED] = listened;
   try {
+    if (!listened && inLane(interpreter)) return await laneLoop(interpreter, runState, libraryStep);
     return await frameLoop(interpreter, runState);
   } finally {
     flags[STEP_LISTENED] = undefined;
   }
 }
 
+/**
+ * Whether a frame's steps may run in `laneLoop`: nothing that can change within the frame asks for the library's
+ * per-step work (a `step` listener, checked by the caller; a step probe; debug mode; code-chunk charging; an access
+ * witness to commit per step). Checked once here instead of on every step (`stepsInline`).
+ */
+function inLane(interpreter: InterpreterLike): boolean {
+  if (interpreter._evm.DEBUG === true || interpreter.profilerOpts?.enabled === true) return false;
+  if (stepProbeOf(interpreter._evm) !== undefined) return false;
+  if (interpreter._env.chargeCodeAccesses === true && chargesChunks(interpreter)) return false;
+  return interpreter._runState.env.accessWitness === undefined;
+}
+
+/**
+ * Per opcode table: the fixed gas of each opcode byte whose step the lane runs with its gas as a number (static gas,
+ * a synchronous handler, not invalid, not GAS, whose handler reads the gas left), else -1. Computed once per table
+ * (the EVM builds its table per instance; call-opcodes.ts replaces entries before the first frame runs).
+ */
+const laneFees = new WeakMap<object, Int32Array>();
+function laneFeesOf(table: Record<number, OpcodeEntry>): Int32Array {
+  let fees = laneFees.get(table);
+  if (fees !== undefined) return fees;
+  fees = new Int32Array(256).fill(-1);
+  for (let code = 0; code < 256; code++) {
+    const info = table[code]?.opcodeInfo;
+    if (info === undefined || info.code !== code || code === GAS_OPCODE) continue;
+    if (info.isAsync || info.isInvalid || info.dynamicGas) continue;
+    if (info.feeBigInt < 0n || info.feeBigInt > 0x7fffffffn) continue;
+    fees[code] = Number(info.feeBigInt);
+  }
+  laneFees.set(table, fees);
+  return fees;
+}
+const GAS_OPCODE = 0x5a;
+
+/**
+ * The frame's gas left as a number the lane can count down, or -1 where it cannot: past 2^53 (never below a block's
+ * gas limit, but an eth_call may ask for more) or while an EIP-7928 call failure waits for the next step (the
+ * library's step consumes it).
+ */
+function laneGas(runState: RunState): number {
+  if (runState.eip7928PostTargetCallOog !== undefined) return -1;
+  const gas = runState.gasLeft;
+  return gas <= MAX_SAFE ? Number(gas) : -1;
+}
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/**
+ * `frameLoop` for a frame in the lane (`inLane`). A static-gas step is run here, its gas counted down in a number:
+ * the library keeps gas as a BigInt, and `gasLeft -= fee` allocated one per step. The BigInt in the run state is
+ * written back before anything that may read it runs: any other step (dynamic gas, CALL/CREATE, GAS, an async
+ * handler: `runStepInline` or the library's step), an op probe's `before`, an error, the end of the frame; it is
+ * read again after. The deadline and the op probe are checked here as the interpreter's wrapper (call-deadline.ts)
+ * does, and the other steps given to the library's own `runStep`, so no step is counted twice.
+ */
+async function laneLoop(
+  interpreter: InterpreterLike,
+  runState: RunState,
+  libraryStep: LibraryStep,
+): Promise<FrameOutcome> {
+  const evm = interpreter._evm;
+  const table = evm._opcodeMap;
+  const fees = laneFeesOf(table);
+  const common = interpreter.common;
+  const deadline = deadlineOf(evm);
+  const probe: OpProbe | undefined = opProbeOf(evm);
+  const code = runState.code;
+  let exceptionError: unknown;
+  let analysed: OpcodeEntry[] | undefined;
+  // The gas left while it is counted here (runState.gasLeft then stale), else -1 (runState.gasLeft current).
+  let gas = laneGas(runState);
+  while (runState.programCounter < code.length) {
+    const pc = runState.programCounter;
+    let entry: OpcodeEntry | undefined;
+    let opCode: number;
+    if (analysed === undefined) {
+      opCode = code[pc]!;
+      if (JUMP_OPCODES.has(opCode)) {
+        const { jumps, pushes, opcodesCached } = interpreter._getValidJumpDestinations(code);
+        runState.validJumps = jumps;
+        runState.cachedPushes = pushes;
+        runState.shouldDoJumpAnalysis = false;
+        analysed = opcodesCached;
+      }
+    } else {
+      entry = analysed[pc]!;
+      opCode = entry.opcodeInfo.code;
+    }
+    runState.opCode = opCode;
+    try {
+      if (deadline !== undefined) countStep(deadline);
+      if (probe !== undefined && (probe.ops[opCode] === 1 || --probe.countdown <= 0)) {
+        if (gas >= 0) runState.gasLeft = BigInt(gas);
+        gas = -1;
+        const pending = probe.before(interpreter);
+        if (pending !== undefined) await pending;
+        gas = laneGas(runState);
+      }
+      const fee = gas >= 0 ? fees[opCode]! : -1;
+      if (fee >= 0) {
+        entry ??= table[opCode]!;
+        if (gas < fee) {
+          // Out of gas: the library's charge, from the gas left as it stands, zeroes it and throws its error.
+          runState.gasLeft = BigInt(gas);
+          gas = -1;
+          interpreter.useGas(entry.opcodeInfo.feeBigInt, entry.opcodeInfo);
+        }
+        gas -= fee;
+        runState.programCounter++;
+        entry.opHandler(runState, common);
+        counts.inline++;
+        continue;
+      }
+      if (gas >= 0) runState.gasLeft = BigInt(gas);
+      gas = -1;
+      const pending = runStepInline(interpreter, entry) ? undefined : libraryStep.call(interpreter, entry);
+      if (pending !== undefined) await pending;
+      gas = laneGas(runState);
+    } catch (err) {
+      if (gas >= 0) runState.gasLeft = BigInt(gas);
+      gas = -1;
+      runState.env.accessWitness?.revert();
+      if (!isVmError(err)) throw err;
+      if ((err as { error?: unknown }).error !== 'stop') exceptionError = err;
+      break;
+    }
+  }
+  if (gas >= 0) runState.gasLeft = BigInt(gas);
+  return { runState, exceptionError };
+}
+
+/** The loop of a frame outside the lane: each step through the interpreter's (wrapped) `runStep`. */
 async function frameLoop(interpreter: InterpreterLike, runState: RunState): Promise<FrameOutcome> {
   let exceptionError: unknown;
   // Until the first jump the opcodes are looked up one by one; from then on the analysis has them all.
