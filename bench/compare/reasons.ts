@@ -40,14 +40,22 @@ const perBlock =
   "Since then the flat table's diff comes from the miner's list of changed leaves (no trie walk; ~0.3 ms less CPU " +
   'per transfer in a paired run), and every block sealed on a narrow path is re-executed by @ethereumjs/vm on a ' +
   "seal-check worker (exec/seal-checker.ts, issue 40): ~2.3 ms of worker CPU and ~2 ms on V8's shared threads " +
-  'per transfer, which on 2 cores competes with the node and the client (157 -> 148 tx/s between the two reports).';
+  'per transfer, which on 2 cores competes with the node and the client (157 -> 148 tx/s between the two reports). ' +
+  'Per warm ERC-20 transfer on the main thread (2026-12-07, bench/results/transfer-server-time.md round 14): ' +
+  'assembly 1.25-1.5 ms (EVM 0.65-0.74, flush and roots 0.39-0.49), import 0.57-0.61 (head switch 0.23), pool ' +
+  'admission 0.35, pool refresh 0.17; the one-buffer RLP encoder took ~5% off; the seal-check worker still spends ' +
+  "2.4-2.9 ms per transfer (the library's own runTx and state flush).";
 
 const sealing =
   "Issue 40: the dev miner's assembly VM runs the call VMs' narrower library internals (exec/call-frames.ts: CALL " +
-  'frames, memory words, storage and journal keys), a third less allocated per ERC-20 transfer; sealing 1,000 in ' +
-  'process went from ~389 to ~277 ms (bench/seal-burst.ts). Ahead of Hardhat (which seals them in one block: its ' +
-  'default gas limit is 60M; Anvil and svc-node use 30M and two blocks). Behind Anvil: the transfers still run in ' +
-  "@ethereumjs's JS interpreter (runStep and its promises, bigint gas) with ~190 KiB allocated each; Anvil runs revm.";
+  'frames, memory words, storage and journal keys) and, since 2026-12-07, a frame loop that counts static gas as a ' +
+  'number (exec/sync-step.ts, compared with an untouched library in a worker by gas-lane.test.ts); receipts, tries ' +
+  "and blooms are written without the library's per-item arrays (codec/fast-rlp.ts, exec/fast-bloom.ts). Behind " +
+  "Hardhat (one 60M block against our two 30M blocks) and Anvil: bench/burst-row.ts puts the row's main thread at " +
+  "400-530 ms CPU under load, of which the EVM's frames and steps ~43%, runTx's own awaits and checks ~10%, GC " +
+  '~8%, receipts and roots ~7%; V8 compiles on its threads during the first bursts (main-thread CPU 830 -> 340 ms ' +
+  'over four bursts), and the row times three. Next: a lean SSTORE (the library pads words with spread arrays, ~5%) ' +
+  'and a synchronous runTx.';
 
 const ceiling =
   "A reference row, not node work: the harness's fetch client making sequential HTTP/1.1 calls that do nothing, so " +
@@ -56,22 +64,21 @@ const ceiling =
 
 const bulk =
   'Bulk path (issue 16 item 2, issue 40): empty blocks are built in chunks with one LevelDB batch each, each ' +
-  "header a copy of the chunk's first (proven equal to the library's) encoded from its items, and the reward " +
-  "credited straight into the account trie; the transfer after each 99-block call continues on the miner's warm " +
-  'state and its VM, carried past the chunk. Half of the row is those 100 transfers (each sent, mined and its ' +
-  "nonce polled every ms; Hardhat's hardhat_mine makes no block objects). Profile of the node over the build " +
-  '(issue 40, loaded machine): garbage collection ~9% of samples, the socket writes of the polls ~6%, the LevelDB ' +
-  "batch's synchronous copy ~5.5%; the header work that was ~9% is gone. Since then an empty block stores no body " +
-  'or receipts record (its header commits to both being empty: 7 records, header, number, total difficulty, ' +
-  "canonical hash and 3 trie nodes), the chain's activity log does no per-block work while its lines are dropped, " +
-  'and the bulk part costs ~10-15% less node CPU (in-process and over JSON-RPC); the row did not move, since the ' +
-  "100 sent-and-mined transfers are about half of it and Hardhat's whole row takes ~0.9 s.";
+  "header a copy of the chunk's first, the reward credited straight into the account trie, the chunk's keys and " +
+  'encodings in shared 64 KB pages (db/record-arena.ts) and 6 records a block. Over JSON-RPC an empty block costs ' +
+  "~99 µs of node CPU (main thread ~57; bench/bulk-blocks.ts --rpc, 2026-12-07), keccak ~40% of the main thread's " +
+  "part. The row's node CPU splits ~40% for the 100 mine calls and ~60% for the 100 transfers sent and mined after " +
+  'them (each polled every ms; ~0.7 s of it the seal-check worker re-executing them), so the transfers are the ' +
+  "larger half (see the sent-and-mined row). Hardhat's hardhat_mine makes no block objects; ~30 µs a block would " +
+  'need no Block or header object per block and one canonical-index record per run.';
 
 const fewLogs =
-  'Measured (issue 16): the node spends ~0.8 ms per query (svc_rpc_request_duration_seconds over 200 queries); ' +
-  'profiled, that is the log-index scan ~0.15 ms, writing the answer ~0.15-0.2 ms (kernel socket writes), the 10 ' +
-  'logs formatted ~0.1 ms and read from the block and receipt caches ~0.1 ms; the rest of each figure is the ' +
-  "harness's round trip, and the five timed queries spread widely (1.5-4.8 ms in one run).";
+  "Issue 40 (2026-12-07): recent blocks' log-index entries are held in memory, fed by the index writes themselves " +
+  '(chain/logs/recent-postings.ts), so a query over the last 1,000 blocks reads no LevelDB iterator (main-thread ' +
+  'CPU per query 1.7-1.8 -> 1.1-1.3 ms at load, all threads 2.8-3.0 -> 1.5-2.0 ms; bench/logs-after-build.ts). ' +
+  'What is left per query: the scan ~0.14 ms, formatting ~0.07, the socket write ~0.22, GC ~0.12, then the HTTP ' +
+  "path; the first queries also meet the build's garbage (a full collection right after it) and its last seal " +
+  'checks. The five timed queries spread widely; the same tree read 2.3 and 3.1 ms in two runs after the report.';
 
 const manyLogs =
   'Measured (issue 16): with the block and receipt caches at 256 entries, the 100 matching blocks are read from ' +

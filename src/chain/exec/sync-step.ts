@@ -263,6 +263,7 @@ async function laneLoop(
   let analysed: OpcodeEntry[] | undefined;
   // The gas left while it is counted here (runState.gasLeft then stale), else -1 (runState.gasLeft current).
   let gas = laneGas(runState);
+  // The opcode fetch below repeats frameLoop's on purpose: a shared helper would hand back two values a step.
   while (runState.programCounter < code.length) {
     const pc = runState.programCounter;
     let entry: OpcodeEntry | undefined;
