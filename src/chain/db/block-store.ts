@@ -10,6 +10,7 @@ import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereum
 import type { Common } from '@ethereumjs/common';
 import { unpaddedBytes, unpaddedNumberBytes } from '../base/unpadded-bytes.js';
 import { encodeRlp } from '../codec/rlp-encode.js';
+import { decodeRlpList } from '../codec/rlp-views.js';
 import { RLP } from '@ethereumjs/rlp';
 import {
   bigIntToUnpaddedBytes,
@@ -34,9 +35,9 @@ export interface TxLocation {
 
 const hexKey = bytesToUnprefixedHex;
 
-/** The number (item 8) of an encoded header. */
+/** The number (item 8) of an encoded header, read as a view (no copy of the other fields). */
 function headerNumber(bytes: Uint8Array): bigint {
-  return bytesToBigInt((RLP.decode(bytes) as unknown as BlockHeaderBytes)[8]);
+  return bytesToBigInt(decodeRlpList(bytes)[8] as Uint8Array);
 }
 
 function copyInto(allocate: Allocate, bytes: Uint8Array): Uint8Array {
