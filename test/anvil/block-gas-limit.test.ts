@@ -7,7 +7,7 @@
  * Side by side with Anvil (same calls, same observations): eth_call and eth_estimateGas follow the new limit at
  * once, before any block carries it; and a transaction pooled before the limit was lowered under it waits in the
  * pool, unmined, until the limit is raised again, while other senders' transactions are mined one block each (the
- * waiting one makes the dev miner seal no extra empty block).
+ * waiting one makes the dev miner seal no extra empty block; turning automine back on seals one empty block on both).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AnvilNode, startAnvil } from '../helpers/anvil-node.js';
@@ -116,6 +116,18 @@ async function callsUnderLimits(url: string): Promise<Record<string, unknown>> {
   return out;
 }
 
+/** The head once it has stayed the same for 200 ms (polled every 25 ms, for at most 5 s). */
+async function settledHead(number: () => Promise<bigint>): Promise<bigint> {
+  let head = await number();
+  for (let stable = 0, polls = 0; stable < 8 && polls < 200; polls++) {
+    await new Promise((resolve) => setTimeout(resolve, 25));
+    const next = await number();
+    stable = next === head ? stable + 1 : 0;
+    head = next;
+  }
+  return head;
+}
+
 /** A transaction pooled with automine off, then the limit lowered under it: what happens to it. */
 async function pooledAboveLoweredLimit(url: string): Promise<Record<string, unknown>> {
   await call(url, 'evm_setBlockGasLimit', [hex(30_000_000n)]);
@@ -132,10 +144,14 @@ async function pooledAboveLoweredLimit(url: string): Promise<Record<string, unkn
       headGasLimit: BigInt((await call(url, 'eth_getBlockByNumber', ['latest', false])).gasLimit),
     },
   };
-  // Automining again, with it still waiting: another sender's transfer is mined in one block, and nothing more.
-  await call(url, 'evm_setAutomine', [true]);
+  // Automining again, with it still waiting: both nodes seal one (empty) block for the pool as automine comes back,
+  // Anvil from a task of its own that can land after the call has answered; so the head is read once it has settled.
   const number = async () => BigInt(await call<string>(url, 'eth_blockNumber', []));
-  const before = await number();
+  const atToggle = await number();
+  await call(url, 'evm_setAutomine', [true]);
+  const before = await settledHead(number);
+  out.onAutomine = { blocks: before - atToggle };
+  // Then another sender's transfer is mined in one block, and nothing more.
   const other = await call<string>(url, 'eth_sendTransaction', [
     { from: second, to: BOB, value: '0x1', gas: '0x5208' },
   ]);
@@ -174,6 +190,7 @@ describe('evm_setBlockGasLimit side by side with Anvil', () => {
     const [svc, reference] = await Promise.all([pooledAboveLoweredLimit(node.url), pooledAboveLoweredLimit(anvil.url)]);
     expect(svc).toEqual({
       whileLowered: { receipt: null, pool: { pending: '0x1', queued: '0x0' }, headGasLimit: 50_000n },
+      onAutomine: { blocks: 1n },
       otherSender: { status: '0x1', blocks: 1n },
       afterRaise: { status: '0x1', pool: { pending: '0x0', queued: '0x0' } },
     });
