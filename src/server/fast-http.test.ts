@@ -70,9 +70,14 @@ const answers: Record<string, () => RpcHttpAnswer> = {
   refused: () => ({ status: 401, body: '{"e":1}', headers: { 'www-authenticate': 'Bearer realm="x"' } }),
   limited: () => ({ status: 429, body: '{"e":2}', headers: { 'retry-after': '3' } }),
   bytes: () => ({ status: 200, body: Buffer.from('{"r":"bytes"}') }),
+  large: () => {
+    largeAnswers++;
+    return { status: 200, body: `"${'x'.repeat(256 * 1024)}"` };
+  },
   chunks: () => ({ status: 200, body: chunks() }),
 };
 let released = 0;
+let largeAnswers = 0;
 const chunks = () =>
   new JsonChunks([Buffer.from('{"r":'), Buffer.from('"pieces"'), Buffer.from('}')], 14, () => released++);
 
@@ -197,7 +202,7 @@ const askNode = (content: string) => ask(content, 'X-Twice: 1\r\nX-Twice: 2\r\n'
 describe('the fast path', () => {
   it('writes every kind of answer byte for byte as node:http does', async () => {
     const { port } = await serve();
-    const kinds = [...Object.keys(answers), 'throw'];
+    const kinds = [...Object.keys(answers).filter((k) => k !== 'large'), 'throw'];
     const fast = await Client.open(port);
     for (const kind of kinds) fast.socket.write(ask(kind));
     const fastAnswers = await fast.answers(kinds.length);
@@ -251,6 +256,29 @@ describe('the fast path', () => {
     expect(got[3]!.split('\r\n')[0]).toMatch(/^HTTP\/1.1 (200|500)/);
     errors.length = 0;
     client.socket.destroy();
+  });
+
+  it('stops answering a client that does not read its answers until they drain, then goes on', async () => {
+    const { port } = await serve();
+    const socket = await new Promise<Socket>((resolve) => {
+      const s = connect(port, '127.0.0.1', () => resolve(s));
+    });
+    socket.pause();
+    socket.write(Buffer.concat(Array.from({ length: 100 }, () => ask('large'))));
+    await new Promise((r) => setTimeout(r, 300));
+    // 100 answers of 256 KiB unread would be 25 MiB held by the socket; it stops at what the buffers take.
+    expect(largeAnswers).toBeLessThan(50);
+    let received = 0;
+    const body = 256 * 1024 + 2;
+    await new Promise<void>((resolve) => {
+      socket.on('data', (d: Buffer) => {
+        received += d.length;
+        if (received >= 100 * body) resolve();
+      });
+      socket.resume();
+    });
+    expect(largeAnswers).toBe(100);
+    socket.destroy();
   });
 
   it('ends the connection once a client that ended its side is answered', async () => {

@@ -157,7 +157,7 @@ interface Shared {
 class FastConnection {
   /** Bytes read and not yet answered (only while an answer is awaited: otherwise they are handed over). */
   private pending: Buffer | undefined;
-  /** An answer is awaited (an async method): bytes that come meanwhile wait, in order. */
+  /** An answer is awaited (an async method), or answers written are to drain: bytes that come meanwhile wait. */
   private busy = false;
   /** The client ended its side: the connection ends once what it asked is answered. */
   private ending = false;
@@ -208,6 +208,13 @@ class FastConnection {
   private next(): void {
     const { rpc, maxBodySize } = this.shared.options;
     while (this.pending !== undefined) {
+      // A client that asks on without reading its answers gets no more until they drain, as node:http pauses such
+      // a connection: otherwise each request would add its answer to the memory the socket holds.
+      if (this.socket.writableNeedDrain) {
+        this.busy = true;
+        this.socket.once('drain', this.drained);
+        return;
+      }
       const request = readRequest(this.pending, maxBodySize);
       if (request === undefined) {
         this.handOff();
@@ -230,6 +237,11 @@ class FastConnection {
     }
     if (this.ending) this.finish();
   }
+
+  private readonly drained = (): void => {
+    this.busy = false;
+    this.readOn();
+  };
 
   private readonly answered = (answer: RpcHttpAnswer): void => {
     this.busy = false;
