@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/trace-cpu-ab.ts <checkout B> [seconds=30] [kinds=callTracer,struct logger,eth_chainId]`: the server
+ * `npx tsx bench/trace-cpu-ab.ts <checkout B> [seconds=30] [kinds=callTracer,struct logger,eth_chainId; also eth_blockNumber]`: the server
  * CPU per request of two checkouts side by side: this one (A) and B, each a node of its own answering bench/trace.ts's
  * countdown transaction's traces one request at a time, taking turns every 100 requests so the machine's load falls
  * on both alike (separate runs on a shared machine differ by more than the changes measured). CPU and minor page
@@ -81,6 +81,7 @@ try {
     ['callTracer', 'debug_traceTransaction', (n) => [n.hash, { tracer: 'callTracer' }]],
     ['struct logger', 'debug_traceTransaction', (n) => [n.hash, {}]],
     ['eth_chainId', 'eth_chainId', () => []],
+    ['eth_blockNumber', 'eth_blockNumber', () => []],
   ];
   for (const [kind, method, params] of kinds.filter(([k]) => wanted.includes(k))) {
     const cpu = [0, 0];

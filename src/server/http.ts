@@ -3,12 +3,12 @@
  * (not through a WHATWG Request) and answers with a string body (or the bytes of a result that came as bytes, a
  * struct-logger trace), which @hono/node-server writes without building a WHATWG Response. JSON-RPC errors travel with HTTP 200; only transport faults change the status.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { HandlerContext } from '../rpc/context.js';
 import { WWW_AUTHENTICATE, type Authenticator } from './auth.js';
-import type { Dispatcher, JsonRpcResponse } from '../rpc/dispatch.js';
+import type { DispatchOutput, Dispatcher, JsonRpcResponse, Maybe } from '../rpc/dispatch.js';
 import { ErrorCode, unauthorizedError } from '../rpc/errors.js';
 import { JsonChunks } from '../rpc/raw-json.js';
 import { type RateLimiter, clientIp } from './rate-limit.js';
@@ -83,9 +83,20 @@ function readBody(incoming: IncomingMessage, limit: number): Promise<string | ty
   });
 }
 
-export type JsonRpcHttp = (incoming: IncomingMessage) => Promise<RpcHttpAnswer>;
+/** `POST /` as a function of Node's request, or of a request the fast path (fast-http.ts) has read whole. */
+export interface JsonRpcHttp {
+  (incoming: IncomingMessage): Promise<RpcHttpAnswer>;
+  /** The same route for a request whose body is already read: synchronous when the method is. */
+  readonly read: (headers: IncomingHttpHeaders, socket: RequestSocket, body: string) => Maybe<RpcHttpAnswer>;
+}
 
-/** `POST /` as a function of Node's request: content type, rate limit, body limit, then the dispatcher. */
+/** What the route asks of a request's connection: the client's address, and whether it has gone. */
+interface RequestSocket {
+  readonly remoteAddress?: string | undefined;
+  readonly destroyed: boolean;
+}
+
+/** `POST /`: content type, rate limit, body limit, authentication, then the dispatcher. */
 export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
   const { dispatcher, context, maxBodySize, rateLimiter, authenticator } = options;
   const tooLargeMessage = `Request body too large: at most ${maxBodySize} bytes (network.rpc.http.max-body-size)`;
@@ -93,13 +104,13 @@ export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
   const anonymousContext: HandlerContext = { ...context, authenticated: false };
   const authenticatedContext: HandlerContext = { ...context, authenticated: true };
 
-  return async (incoming) => {
-    const headers = incoming.headers;
+  /** The checks made before the body is read: the refusal, or the context the request runs in. */
+  const admit = (headers: IncomingHttpHeaders, socket: RequestSocket): RpcHttpAnswer | HandlerContext => {
     if (!isJsonContentType(headers['content-type'])) {
       return transportError(415, ErrorCode.InvalidRequest, 'Unsupported content type: send application/json');
     }
     if (rateLimiter) {
-      const decision = rateLimiter.check(clientIp(headers['x-forwarded-for'], incoming.socket.remoteAddress));
+      const decision = rateLimiter.check(clientIp(headers['x-forwarded-for'], socket.remoteAddress));
       if (!decision.allowed) {
         return transportError(
           429,
@@ -114,26 +125,17 @@ export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
     if (declared !== undefined && Number(declared) > maxBodySize) {
       return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
     }
-    let ctx = context;
-    if (authenticator) {
-      const outcome = authenticator.authenticate(headers);
-      if (outcome.status === 'refused') {
-        incoming.resume(); // the body is not read; let the socket drain for keep-alive
-        const { code, message, data } = unauthorizedError(outcome.reason);
-        return transportError(401, code, message, data, wwwAuthenticate);
-      }
-      ctx = outcome.status === 'authenticated' ? authenticatedContext : anonymousContext;
+    if (authenticator === undefined) return context;
+    const outcome = authenticator.authenticate(headers);
+    if (outcome.status === 'refused') {
+      const { code, message, data } = unauthorizedError(outcome.reason);
+      return transportError(401, code, message, data, wwwAuthenticate);
     }
-    const text = await readBody(incoming, maxBodySize);
-    if (text === tooLarge) return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
-    // Nobody is left to read an answer; the status only keeps the writer's contract.
-    if (text === clientGone) return { status: 400, body: null };
+    return outcome.status === 'authenticated' ? authenticatedContext : anonymousContext;
+  };
 
-    // Per request, so long work (anvil_mine) can tell its client has gone: one small object beside the parsed body.
-    const requestCtx: HandlerContext = { ...ctx, requestGone: () => incoming.socket.destroyed };
-    let output = dispatcher.handleText(text, requestCtx);
-    if (output instanceof Promise) output = await output;
-    if (output === undefined) return { status: 204, body: null };
+  const answerOf = (output: DispatchOutput, ctx: HandlerContext): RpcHttpAnswer => {
+    if (output === undefined) return noContent;
     // A protected method called without a credential: the JSON-RPC answer stands (a batch keeps its other
     // answers), and the status tells HTTP clients and proxies to authenticate.
     if (ctx === anonymousContext && hasUnauthorized(output)) {
@@ -141,6 +143,39 @@ export function createJsonRpcHttp(options: JsonRpcHttpOptions): JsonRpcHttp {
     }
     return { status: 200, body: dispatcher.serialize(output) };
   };
+
+  const dispatch = (text: string, ctx: HandlerContext, socket: RequestSocket): Maybe<RpcHttpAnswer> => {
+    // Per request, so long work (anvil_mine) can tell its client has gone: one small object beside the parsed body.
+    const requestCtx: HandlerContext = { ...ctx, requestGone: () => socket.destroyed };
+    const output = dispatcher.handleText(text, requestCtx);
+    return output instanceof Promise ? output.then((o) => answerOf(o, ctx)) : answerOf(output, ctx);
+  };
+
+  const fromStream = async (incoming: IncomingMessage): Promise<RpcHttpAnswer> => {
+    const admitted = admit(incoming.headers, incoming.socket);
+    if (isAnswer(admitted)) {
+      if (admitted.status === 401) incoming.resume(); // the body is not read; let the socket drain for keep-alive
+      return admitted;
+    }
+    const text = await readBody(incoming, maxBodySize);
+    if (text === tooLarge) return transportError(413, ErrorCode.InvalidRequest, tooLargeMessage);
+    // Nobody is left to read an answer; the status only keeps the writer's contract.
+    if (text === clientGone) return { status: 400, body: null };
+    return dispatch(text, admitted, incoming.socket);
+  };
+
+  const read = (headers: IncomingHttpHeaders, socket: RequestSocket, body: string): Maybe<RpcHttpAnswer> => {
+    const admitted = admit(headers, socket);
+    return isAnswer(admitted) ? admitted : dispatch(body, admitted, socket);
+  };
+
+  return Object.assign(fromStream, { read });
+}
+
+const noContent: RpcHttpAnswer = { status: 204, body: null };
+
+function isAnswer(admitted: RpcHttpAnswer | HandlerContext): admitted is RpcHttpAnswer {
+  return (admitted as Partial<RpcHttpAnswer>).status !== undefined;
 }
 
 const wwwAuthenticate = { 'www-authenticate': WWW_AUTHENTICATE };

@@ -24,6 +24,7 @@ import type { Logger } from '../node/logger.js';
 import { createCorsPolicy } from './cors.js';
 import { createDispatcher, type Dispatcher } from '../rpc/dispatch.js';
 import { HealthChecker } from './health.js';
+import { attachFastPath } from './fast-http.js';
 import { createJsonRpcHttp, writeRpcAnswer } from './http.js';
 import { createMcpHttp } from './mcp-http.js';
 import { RateLimiter } from './rate-limit.js';
@@ -124,6 +125,14 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   const server: Server = secure
     ? createHttpsServer(loadTlsOptions(http.certificate!), listener)
     : createHttpServer(listener);
+  // Plain HTTP: the common request is answered straight from the socket, anything else is handed to node:http.
+  const fastPath = secure
+    ? undefined
+    : attachFastPath(server, {
+        rpc,
+        maxBodySize: http.maxBodySize,
+        onError: (err) => rpcLog.error('unhandled error in JSON-RPC over HTTP', { error: err }),
+      });
   // Keep idle keep-alive connections longer than clients' own idle timeouts (undici: 4 s, browsers: 60 s), so a
   // client never reuses a socket the server is closing at that moment ("other side closed" under load).
   server.keepAliveTimeout = 65_000;
@@ -170,6 +179,7 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        fastPath?.closeAll();
       });
     },
   };
