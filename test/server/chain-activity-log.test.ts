@@ -84,8 +84,16 @@ describe('chain activity in the log', () => {
     const logged = (n: number) => activity(node.logs).some((l) => Number(l.number) >= n);
     // Automine off first: a transaction the reorg above dropped may still be on its way back into a block, and
     // that block would land between the count below and the quiet blocks. anvil_mine mines either way.
+    // A block already being sealed when automine went off can still land after it: the head is read once it has
+    // stayed the same for half a second.
     await call('evm_setAutomine', [false]);
-    const settled = await head();
+    let settled = await head();
+    for (let stable = 0; stable < 10; ) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const now = await head();
+      stable = now === settled ? stable + 1 : 0;
+      settled = now;
+    }
     await expect.poll(() => logged(settled), { timeout: 30_000 }).toBe(true);
     const before = blocksIn(activity(node.logs));
     await call('anvil_setLoggingEnabled', [false]);
