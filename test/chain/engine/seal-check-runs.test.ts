@@ -1,11 +1,13 @@
 /**
  * How the seal checker (src/chain/exec/seal-checker.ts) groups the blocks it is given into the runs it posts to its
  * worker: held while they keep coming (none for 20 ms ends a run), at most 100 ms from a run's first block, at most
- * half the lag bound. The worker is not started: the runs are recorded where they would be posted.
+ * half the lag bound, and no longer than the worker's run under way. The worker is not started: the runs are
+ * recorded where they would be posted.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBlock } from '@ethereumjs/block';
 import { Common, Mainnet } from '@ethereumjs/common';
+import type { FromSealWorker } from '../../../src/chain/exec/seal-check-protocol.js';
 import { SealChecker, type SealCheckSubject } from '../../../src/chain/exec/seal-checker.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import type { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
@@ -58,6 +60,24 @@ describe('the seal checker holds blocks while they keep coming', () => {
     expect(runs).toEqual([]);
     await vi.advanceTimersByTimeAsync(5);
     expect(runs).toEqual([[1, 2, 3, 4, 5]]);
+  });
+
+  it('posts the blocks held while the worker checked a run as soon as its verdicts are back', async () => {
+    const { checker, runs } = recordingChecker();
+    const verdicts = (ids: number[]) =>
+      (checker as unknown as { onMessage: (m: FromSealWorker) => void }).onMessage({
+        kind: 'verdicts',
+        verdicts: ids.map((id) => ({ id, differences: [] })),
+      });
+    checker.submit(subject(1n));
+    await vi.advanceTimersByTimeAsync(20);
+    expect(runs).toEqual([[1]]);
+    checker.submit(subject(2n));
+    checker.submit(subject(3n));
+    verdicts([1]);
+    expect(runs).toEqual([[1], [2, 3]]);
+    verdicts([2, 3]);
+    expect(checker.stats).toMatchObject({ checked: 3, pending: 0 });
   });
 
   it('posts a run 100 ms after its first block at the latest, and at half the lag bound at the most', async () => {
