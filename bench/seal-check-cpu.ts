@@ -4,7 +4,8 @@
  * ERC-20 transfer sent and mined in a block of its own, which the seal checker re-executes on its worker thread.
  * After WARMUP steps, N steps are timed; then the checker is drained (every verdict in) and the CPU of the worker
  * thread (found as the thread its start adds), of the main thread and of the process is divided by N, with the
- * worker's read asks (messages and items) per check.
+ * worker's read asks (messages and items) per check, and the runs the checker posted (blocks per run). THREADS=1
+ * also prints every thread's CPU per step.
  *   GAP=99 N=100 WARMUP=30 npx tsx bench/seal-check-cpu.ts
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -68,6 +69,13 @@ if (process.env.SERIAL === '1') {
     return origSend.call(this, jobs);
   };
 }
+// The runs the checker posts (blocks held while they keep coming): their number and mean length in the timed steps.
+const runs: number[] = [];
+const origSendRun = P.send!;
+P.send = function (this: unknown, jobs: unknown) {
+  runs.push((jobs as unknown[]).length);
+  return origSendRun.call(this, jobs);
+};
 const origReads = P.answerReads!;
 P.answerReads = function (this: unknown, m: unknown) {
   traffic.asks++;
@@ -128,19 +136,39 @@ await checker.drain();
 if (workerTid === undefined) throw new Error('the seal-check worker thread was not found');
 const checked0 = checker.stats.checked;
 const [w0, m0, p0] = [cpuMs(workerTid), cpuMs(process.pid), processMs()];
+const threads0 = new Map(tasks().map((t) => [t, cpuMs(t)]));
 traffic.asks = traffic.items = 0;
+runs.length = 0;
 const t0 = performance.now();
 for (let i = 0; i < N; i++) await step();
 await checker.drain();
 const wall = performance.now() - t0;
 const [w1, m1, p1] = [cpuMs(workerTid), cpuMs(process.pid), processMs()];
 const checked = checker.stats.checked - checked0;
+// THREADS=1: every thread's CPU per step (V8's platform threads compile and collect for both isolates).
+if (process.env.THREADS === '1') {
+  const byName = new Map<string, number>();
+  for (const t of tasks()) {
+    const name = readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim();
+    const label = t === workerTid ? 'seal-check worker' : t === String(process.pid) ? 'main' : `${name}#${t}`;
+    byName.set(label, (byName.get(label) ?? 0) + cpuMs(t) - (threads0.get(t) ?? 0));
+  }
+  console.log(
+    [...byName]
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([n, ms]) => `${n} ${(ms / N).toFixed(2)}`)
+      .join(', '),
+    'ms per step',
+  );
+}
 const { failed, errors } = checker.stats;
 console.log(
   `GAP=${GAP} N=${N} WARMUP=${W}: per step (${GAP} empty + 1 transfer, ${checked} checked, ${failed} failed, ${errors} errors) ` +
     `worker ${((w1 - w0) / N).toFixed(2)} ms, main ${((m1 - m0) / N).toFixed(2)} ms, process ${((p1 - p0) / N).toFixed(2)} ms CPU; ` +
     `asks ${(traffic.asks / N).toFixed(2)} (${(traffic.items / N).toFixed(1)} items); wall ${(wall / N).toFixed(1)} ms`,
 );
+console.log(`runs posted ${runs.length}, ${(runs.reduce((a, b) => a + b, 0) / runs.length).toFixed(2)} blocks each`);
 if (cloned.jobs > 0)
   console.log(
     `jobs posted ${cloned.jobs}: cloned ${(cloned.bytes / cloned.jobs).toFixed(0)} B each, holding ${(cloned.held / cloned.jobs).toFixed(0)} B`,

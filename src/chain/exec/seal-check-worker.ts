@@ -251,43 +251,55 @@ async function check(job: SealCheckJob): Promise<SealDifference[]> {
   const receiptTrie = new MerklePatriciaTrie({ common });
   const bloom = new Uint8Array(256);
   let gasUsed = 0n;
-  for (let i = 0; i < txs.length; i++) {
-    const tx = txs[i]!;
-    const sealed = job.receipts[i];
-    let result: Awaited<ReturnType<typeof runTx>>;
-    try {
-      const run = () => runTx(vm, { tx, block, blockGasUsed: gasUsed });
-      const sender = impersonated.get(i);
-      result = await (sender === undefined ? run() : withoutSenderCodeCheck(sm, sender, run));
-    } catch (err) {
-      differ('applies', 'yes', `no: ${err instanceof Error ? err.message : String(err)}`, i);
-      return out;
+  // One checkpoint around the block, as the library's runBlock sets one: the transactions' and the rewards' writes
+  // reach the trie once, at the block's commit, not at each transaction's (the sender, the coinbase and a contract
+  // were put and hashed into the trie again for every transaction, and the coinbase once more for the rewards).
+  await vm.evm.journal.checkpoint();
+  let committed = false;
+  try {
+    for (let i = 0; i < txs.length; i++) {
+      const tx = txs[i]!;
+      const sealed = job.receipts[i];
+      let result: Awaited<ReturnType<typeof runTx>>;
+      try {
+        const run = () => runTx(vm, { tx, block, blockGasUsed: gasUsed });
+        const sender = impersonated.get(i);
+        result = await (sender === undefined ? run() : withoutSenderCodeCheck(sm, sender, run));
+      } catch (err) {
+        differ('applies', 'yes', `no: ${err instanceof Error ? err.message : String(err)}`, i);
+        return out;
+      }
+      gasUsed += result.totalGasSpent;
+      const r = result.receipt;
+      await receiptTrie.put(RLP.encode(i), encodeReceipt(r, tx.type));
+      for (let b = 0; b < 256; b++) bloom[b]! |= r.bitvector[b]!;
+      if (sealed === undefined) {
+        differ('receipt', 'none', 'one', i);
+        continue;
+      }
+      if ('status' in r) differ('status', sealed.status, r.status, i);
+      else differ('receipt stateRoot', sealed.stateRoot, (r as { stateRoot: Uint8Array }).stateRoot, i);
+      differ('gasUsed', sealed.gasUsed, result.totalGasSpent, i);
+      differ('cumulativeGasUsed', sealed.cumulativeGasUsed, r.cumulativeBlockGasUsed, i);
+      differ('contractAddress', sealed.contractAddress, result.createdAddress?.bytes, i);
+      differ('logs', sealed.logs.length, r.logs.length, i);
+      r.logs.forEach(([address, topics, data], l) => {
+        const log = sealed.logs[l];
+        if (log === undefined) return;
+        differ(`logs[${l}].address`, log.address, address, i);
+        if (!sameList(log.topics, topics)) differ(`logs[${l}].topics`, hexList(log.topics), hexList(topics), i);
+        differ(`logs[${l}].data`, log.data, data, i);
+      });
+      differ('logsBloom', sealed.logsBloom, r.bitvector, i);
     }
-    gasUsed += result.totalGasSpent;
-    const r = result.receipt;
-    await receiptTrie.put(RLP.encode(i), encodeReceipt(r, tx.type));
-    for (let b = 0; b < 256; b++) bloom[b]! |= r.bitvector[b]!;
-    if (sealed === undefined) {
-      differ('receipt', 'none', 'one', i);
-      continue;
-    }
-    if ('status' in r) differ('status', sealed.status, r.status, i);
-    else differ('receipt stateRoot', sealed.stateRoot, (r as { stateRoot: Uint8Array }).stateRoot, i);
-    differ('gasUsed', sealed.gasUsed, result.totalGasSpent, i);
-    differ('cumulativeGasUsed', sealed.cumulativeGasUsed, r.cumulativeBlockGasUsed, i);
-    differ('contractAddress', sealed.contractAddress, result.createdAddress?.bytes, i);
-    differ('logs', sealed.logs.length, r.logs.length, i);
-    r.logs.forEach(([address, topics, data], l) => {
-      const log = sealed.logs[l];
-      if (log === undefined) return;
-      differ(`logs[${l}].address`, log.address, address, i);
-      if (!sameList(log.topics, topics)) differ(`logs[${l}].topics`, hexList(log.topics), hexList(topics), i);
-      differ(`logs[${l}].data`, log.data, data, i);
-    });
-    differ('logsBloom', sealed.logsBloom, r.bitvector, i);
+    differ('transactions', job.receipts.length, txs.length);
+    await creditRewards(sm, job.rewards);
+    await vm.evm.journal.commit();
+    committed = true;
+  } finally {
+    // A transaction the reference refused (or a throw): the block's writes go; the next check resets to its parent.
+    if (!committed) await vm.evm.journal.revert();
   }
-  differ('transactions', job.receipts.length, txs.length);
-  await creditRewards(sm, job.rewards);
   const stateRoot = await sm.getStateRoot();
   differ('gasUsed', header.gasUsed, gasUsed);
   differ('logsBloom', header.logsBloom, bloom);

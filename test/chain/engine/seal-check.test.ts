@@ -275,6 +275,42 @@ describe('the seal checker', () => {
     expect(chain.getHead().header.number).toBe(2n);
   }, 60_000);
 
+  it('checks a block whose transactions build on each other (one sender, one slot) under one block checkpoint, and finds a storage value off in its last transaction', async () => {
+    const { chain, failures, errors } = await openChecked();
+    const { counter } = await honestBlocks(chain);
+    const increment = (nonce: bigint, by: bigint) =>
+      signedTx(chain, { from: 0, nonce, to: counter, data: encodeCounterCall('increment', [by]), gasLimit: 200_000n });
+    // Each reads the slot and the nonce the one before wrote (only the block's commit puts them in the trie), and
+    // each one's SSTORE is priced on the slot's value at its own start (EIP-2200's original value).
+    await mine(chain, [increment(2n, 1n), increment(3n, 2n), increment(4n, 0n)]);
+    await settled(chain, failures, 0);
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(chain.sealChecks!.stats).toMatchObject({ checked: 3, failed: 0, errors: 0 });
+    let writes = 0;
+    patch(
+      FlatState.prototype,
+      'putStorage',
+      (original) =>
+        async function (this: FlatState, address, key, value) {
+          if (++writes < 2) return original.call(this, address, key, value);
+          const off = value.length === 0 ? Uint8Array.of(1) : Uint8Array.from(value, (b, i) => (i === 0 ? b ^ 1 : b));
+          return original.call(this, address, key, off);
+        },
+    );
+    await mine(chain, [
+      signedTx(chain, { from: 1, nonce: 1n, to: addresses[4], value: 1n }),
+      increment(5n, 1n),
+      increment(6n, 1n),
+    ]);
+    await settled(chain, failures, 1);
+    expect(writes).toBeGreaterThanOrEqual(2);
+    const fields = failures[0]?.differences.map((d) => d.field) ?? [];
+    expect(fields).toContain('stateRoot');
+    expect(fields.some((f) => f.includes('.storage['))).toBe(true);
+    expect(chain.getHead().header.number).toBe(3n);
+  }, 60_000);
+
   it('reports a storage value off, with the slot that differs', async () => {
     const { chain, failures } = await openChecked();
     const { counter } = await honestBlocks(chain);
