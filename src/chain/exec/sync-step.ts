@@ -64,6 +64,15 @@ interface OpcodeEntry {
    * step runs here too, its gas from this instead of the library's async handler.
    */
   readonly syncGas?: (runState: RunState, gas: bigint, common: unknown) => bigint;
+  /**
+   * The whole step as the lane runs it (call VMs' SLOAD and SSTORE, lean-storage-opcodes.ts): its promise, or
+   * undefined when it needed none; it hands the step to the library's `runStep` itself where it steps aside.
+   */
+  readonly laneStep?: (
+    interpreter: InterpreterLike,
+    entry: OpcodeEntry,
+    libraryStep: LibraryStep,
+  ) => Promise<void> | undefined;
 }
 interface RunState {
   programCounter: number;
@@ -308,7 +317,12 @@ async function laneLoop(
       }
       if (gas >= 0) runState.gasLeft = BigInt(gas);
       gas = -1;
-      const pending = runStepInline(interpreter, entry) ? undefined : libraryStep.call(interpreter, entry);
+      entry ??= table[opCode];
+      let pending: Promise<void> | undefined;
+      if (entry?.laneStep !== undefined) {
+        counts.inline++;
+        pending = entry.laneStep(interpreter, entry, libraryStep);
+      } else pending = runStepInline(interpreter, entry) ? undefined : libraryStep.call(interpreter, entry);
       if (pending !== undefined) await pending;
       gas = laneGas(runState);
     } catch (err) {
