@@ -49,7 +49,11 @@ interface OpcodeEntry {
   readonly opHandler: Handler;
   readonly syncGas?: SyncGas;
   readonly laneStep?: LaneStep;
+  readonly syncHandler?: boolean;
 }
+
+/** ADDRESS, ORIGIN, CALLER, CALLVALUE, CALLDATALOAD, CALLDATASIZE, RETURNDATASIZE, COINBASE…GASLIMIT. */
+const SYNC_READERS = [0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45];
 
 const handlers: Record<number, Handler> = {
   // CALLDATALOAD: the 32 bytes at `pos`, zero past the end of the call data.
@@ -174,6 +178,13 @@ export function leanOpcodes(evm: object): boolean {
     const entry = table[Number(code)];
     if (entry !== undefined && typeof entry.opHandler === 'function')
       table[Number(code)] = { ...entry, opHandler: lean(entry.opHandler as never) as unknown as Handler };
+  }
+  // Readers of the call's and block's environment: the library marks them async (its step then awaits each), yet
+  // their handlers are plain functions of the run state (checked here: an async one keeps the mark).
+  for (const code of SYNC_READERS) {
+    const entry = table[code];
+    if (entry !== undefined && entry.opHandler.constructor.name === 'Function')
+      table[code] = { ...entry, syncHandler: true };
   }
   const common = (evm as { common?: Parameters<typeof storageLaneSteps>[0] }).common;
   // SLOAD and SSTORE as whole steps in the lane (lean-storage-opcodes.ts).

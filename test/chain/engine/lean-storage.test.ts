@@ -3,7 +3,8 @@
  * the library does. Random storage programs (slots small and 32-byte, values zero, small, large and read back,
  * writes that set, reset, clear and restore slots for every EIP-2200 case, mapping slots hashed with KECCAK256,
  * nested calls with little gas so the sentry fails, static calls that trap, reverts, short stacks, LOG0…LOG4 of
- * read values; the lean KECCAK256 and LOG of lean-log-opcodes.ts run in the same frames) run in random blocks through
+ * read values, logged readers of the environment; the lean KECCAK256 and LOG of lean-log-opcodes.ts and the
+ * environment readers the lane runs inline (call-opcodes.ts `SYNC_READERS`) run in the same frames) run in random blocks through
  * the dev miner's assembly (flat state, lean EVM) and through the library's VM on the library's state manager:
  * receipts (gas, status, logs), state and receipt roots must agree, block after block. The same blocks also run
  * on an untouched copy of the library in a worker thread (its own module instances, never patched by this node).
@@ -78,7 +79,7 @@ function program(random: () => number, self: number): Uint8Array {
     ops.push(0x5b, 0x60, 1, 0x90, 0x03, 0x80, 0x61, dest >> 8, dest & 255, 0x57, 0x50);
   }
   for (let i = 0, n = 2 + int(9); i < n; i++) {
-    const kind = int(11);
+    const kind = int(12);
     if (kind === 0 || kind === 1) ops.push(...push(value()), ...push(slot()), 0x55);
     else if (kind === 2) {
       // Read, add one (or clear), write back: dirty slots, resets to the original.
@@ -93,6 +94,12 @@ function program(random: () => number, self: number): Uint8Array {
       ops.push(...push(slot()), 0x54, ...push(0n), 0x52);
       for (let t = 0; t < topics; t++) ops.push(...push(value()));
       ops.push(...push(BigInt([0, 32, 32, int(70)][int(4)]!)), ...push(BigInt(int(3))), 0xa0 + topics);
+    } else if (kind === 11) {
+      // LOG0 of environment readers (the library marks most of them async; the lane runs them inline).
+      const readers = [0x30, 0x32, 0x33, 0x34, 0x36, 0x38, 0x3a, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48];
+      const n = 1 + int(5);
+      for (let r = 0; r < n; r++) ops.push(readers[int(readers.length)]!, ...push(BigInt(32 * r)), 0x52);
+      ops.push(...push(BigInt(32 * n)), ...push(0n), 0xa0);
     } else if (kind === 9 || kind === 10) {
       // A mapping's slot, as an ERC-20 balance: keccak256(key . index), read, add, written back.
       ops.push(...push(value()), ...push(0n), 0x52, ...push(BigInt(int(3))), ...push(32n), 0x52);
