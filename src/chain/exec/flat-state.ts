@@ -14,13 +14,13 @@
  * has a nonce or code by then, which are exact).
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
-import { OriginalStorageCache } from '@ethereumjs/statemanager';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, type Address, equalsBytes, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
 import type { FlatAccountChange, FlatChanges, FlatLeafChange } from '../db/flat-changes.js';
 import { hexKey } from '../db/hex-key.js';
 import { keccak256 } from '../base/crypto.js';
 import type { ChainStateManager } from '../state/state-view.js';
+import { FlatOriginalStorage } from './flat-original-storage.js';
 
 /** One address's account: null = known to be absent. */
 interface AccountEntry {
@@ -466,25 +466,4 @@ export function flatStateIfAny(backing: ChainStateManager): FlatState | undefine
 /** Someone wrote the backing directly: the next block starts a new flat state. */
 export function forgetFlatState(backing: ChainStateManager): void {
   flatStates.delete(backing);
-}
-
-/**
- * The library's original-value cache (values at the transaction's start, for SSTORE's gas), with `known`: what `get`
- * answers when the cache or the flat state holds the slot, without an await (lean-storage-opcodes.ts). `get` on a
- * miss reads the slot's current value and keeps it; `known` does the same from `knownStorage`.
- */
-class FlatOriginalStorage extends OriginalStorageCache {
-  constructor(private readonly flat: FlatState) {
-    super((address, key) => flat.getStorage(address, key));
-  }
-
-  known(address: Address, key: Uint8Array): Uint8Array | undefined {
-    // The library keys its map by bytesToUnprefixedHex: the same text as hexKey.
-    const kept = (this as unknown as { map: Map<string, Map<string, Uint8Array>> }).map.get(hex(address.bytes));
-    const value = kept?.get(hex(key));
-    if (value !== undefined) return value;
-    const current = this.flat.knownStorage(address, key);
-    if (current !== undefined) this.put(address, key, current);
-    return current;
-  }
 }

@@ -2,7 +2,7 @@
  * SLOAD and SSTORE as the lane's whole steps (src/chain/exec/lean-storage-opcodes.ts) must leave blocks exactly as
  * the library does. Random storage programs (slots small and 32-byte, values zero, small, large and read back,
  * writes that set, reset, clear and restore slots for every EIP-2200 case, mapping slots hashed with KECCAK256,
- * nested calls with little gas so the sentry fails, static calls that trap, reverts, short stacks, LOG0…LOG4 of
+ * nested calls with little gas so the sentry fails, calls that touch empty accounts (EIP-161 deletes them), static calls that trap, reverts, short stacks, LOG0…LOG4 of
  * read values, logged readers of the environment; the lean KECCAK256 and LOG of lean-log-opcodes.ts and the
  * environment readers the lane runs inline (call-opcodes.ts `SYNC_READERS`) run in the same frames) run in random blocks through
  * the dev miner's assembly (flat state, lean EVM) and through the library's VM on the library's state manager:
@@ -54,6 +54,8 @@ const senders = DEV_ACCOUNTS.slice(0, 3).map((a) => hexToBytes(a.address as `0x$
 const at = (n: number) => setLengthLeft(bigIntToBytes(BigInt(n)), 20);
 const contracts = [at(0xc001), at(0xc002), at(0xc003), at(0xc004)];
 const coinbase = at(0xc0ffee);
+/** Existing empty accounts: a call that touches one deletes it (EIP-161's sweep, call-journal.ts `cleanup`). */
+const empties = [at(0xe001), at(0xe002)];
 const BIG_SLOT = (1n << 255n) + 0x1234n;
 /** Slots the programs use: small ones (set in the genesis, some) and one that needs all 32 bytes. */
 const SLOTS = [0n, 1n, 2n, 3n, BIG_SLOT];
@@ -106,7 +108,10 @@ function program(random: () => number, self: number): Uint8Array {
       ops.push(...push(64n), ...push(0n), 0x20, 0x80, 0x54, ...push(BigInt(1 + int(5))), 0x01, 0x90, 0x55);
     } else if (kind === 4 || kind === 5) {
       // CALL or STATICCALL another contract, with little gas (the callee's SSTORE may fail its sentry) or more.
-      const to = contracts[(self + 1 + int(contracts.length - 1)) % contracts.length]!;
+      const to =
+        random() < 0.2
+          ? empties[int(empties.length)]!
+          : contracts[(self + 1 + int(contracts.length - 1)) % contracts.length]!;
       const gas = BigInt([1500, 2300, 2400, 5000, 9000, 30_000][int(6)]!);
       ops.push(...push(0n), ...push(0n), ...push(0n), ...push(0n));
       if (kind === 4) ops.push(...push(0n));
@@ -205,6 +210,7 @@ async function genesisRoot(common: Common, genesis: Genesis): Promise<Uint8Array
   const { stateManager: sm, buffer } = openState(store, common, KECCAK256_RLP);
   await sm.checkpoint();
   for (const s of senders) await sm.putAccount(new Address(s), new Account(0n, 10n ** 24n));
+  for (const e of empties) await sm.putAccount(new Address(e), new Account());
   for (const [i, c] of contracts.entries()) {
     await sm.putAccount(new Address(c), new Account(1n, 0n));
     await sm.putCode(new Address(c), hexToBytes(genesis.code[i] as `0x${string}`));
@@ -266,6 +272,7 @@ const { pathToFileURL } = require('node:url');
   const vm = await createVM({ common });
   const sm = vm.stateManager;
   for (const s of workerData.senders) await sm.putAccount(new Address(s), new Account(0n, 10n ** 24n));
+  for (const e of workerData.empties) await sm.putAccount(new Address(e), new Account());
   for (const [i, c] of workerData.contracts.entries()) {
     await sm.putAccount(new Address(c), new Account(1n, 0n));
     await sm.putCode(new Address(c), hexToBytes(g.code[i]));
@@ -302,7 +309,7 @@ async function untouchedLibrary(hardfork: string, cases: readonly Case[]): Promi
   const require = createRequire(import.meta.url);
   const packages = ['@ethereumjs/vm', '@ethereumjs/common', '@ethereumjs/tx', '@ethereumjs/block', '@ethereumjs/util'];
   const paths = packages.map((p) => require.resolve(p));
-  const workerData = { paths, hardfork, cases, senders, contracts, coinbase };
+  const workerData = { paths, hardfork, cases, senders, contracts, empties, coinbase };
   const worker = new Worker(WORKER, { eval: true, workerData });
   try {
     const answer = await new Promise<RunOutcome[] | string>((resolve, reject) => {
