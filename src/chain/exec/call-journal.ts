@@ -8,8 +8,10 @@
  * hold the same strings as before. Only methods that make keys from bytes are replaced, and `addAlwaysWarmAddress`,
  * which runTx calls for every precompile, the sender and the recipient of every transaction: the library strips a
  * 0x prefix after testing the whole text with `String.match` (an array per call); text without the prefix, which
- * that test can never accept, is taken as it is.
+ * that test can never accept, is taken as it is. And `cleanup` (EIP-161's sweep at each transaction's start) makes
+ * the touched addresses' bytes with Node's decoder.
  */
+import { Address, hexToBytes } from '@ethereumjs/util';
 import { hexKey } from '../db/hex-key.js';
 
 // The library's journal members used here (its names; the class types them private).
@@ -25,6 +27,14 @@ interface Journal {
   isWarmedStorage(address: Uint8Array, slot: Uint8Array): boolean;
   addWarmedStorage(address: Uint8Array, slot: Uint8Array): void;
   addAlwaysWarmAddress(addressStr: string, addToAccessList?: boolean): void;
+  readonly DEBUG?: boolean;
+  readonly common: { gteHardfork(hardfork: string): boolean };
+  readonly stateManager: { getAccount(address: Address): Promise<{ isEmpty(): boolean } | undefined> };
+  readonly touched: Set<string>;
+  preimages?: unknown;
+  deleteAccount(address: Address): Promise<void>;
+  cleanJournal(): void;
+  cleanup(): Promise<void>;
 }
 
 const METHODS = [
@@ -34,6 +44,9 @@ const METHODS = [
   'isWarmedStorage',
   'addWarmedStorage',
   'addAlwaysWarmAddress',
+  'cleanup',
+  'cleanJournal',
+  'deleteAccount',
 ];
 
 /** Replaces `journal`'s key-making methods (journal.ts of @ethereumjs/evm); false when one is not there. */
@@ -85,7 +98,29 @@ export function leanJournal(journal: object): boolean {
     // The address is in the access list by now (the library's addWarmedAddress put it there).
     if (this.accessList !== undefined) this.accessList.get(key)!.add(slotKey);
   };
+  const libraryCleanup = target.cleanup;
+  // EIP-161's sweep of the touched accounts (runTx's first step): the library makes each address from its text with
+  // hexToBytes, which checks the text with a regular expression and decodes it a character pair at a time.
+  target.cleanup = async function (this: Journal) {
+    if (this.DEBUG === true) return libraryCleanup.call(this);
+    if (this.common.gteHardfork('spuriousDragon')) {
+      for (const addressHex of this.touched) {
+        const address = new Address(addressBytes(addressHex));
+        const account = await this.stateManager.getAccount(address);
+        if (account === undefined || account.isEmpty()) await this.deleteAccount(address);
+      }
+    }
+    this.cleanJournal();
+    delete this.accessList;
+    delete this.preimages;
+  };
   return true;
+}
+
+/** A touched address's text as bytes: Node's decoder; text it would not take whole goes to the library's (its error). */
+function addressBytes(text: string): Uint8Array {
+  const bytes = Buffer.from(text, 'hex');
+  return bytes.length * 2 === text.length ? new Uint8Array(bytes) : hexToBytes(`0x${text}`);
 }
 
 /** The library's `addWarmedAddress` for a key already made. */

@@ -1,57 +1,24 @@
 /**
  * MSTORE, MLOAD, SLOAD and CALLDATALOAD for call VMs, without @ethereumjs/evm's trips through hex strings (and
- * PUSHes without per-push rule checks: `analysedPush`; STOP, ADD, SUB, JUMP and JUMPI from lean-flow-opcodes.ts).
+ * PUSHes without per-push rule checks: `analysedPush`; STOP, ADD, SUB, JUMP and JUMPI from lean-flow-opcodes.ts;
+ * KECCAK256 and LOGs from lean-log-opcodes.ts; SLOAD and SSTORE as whole lane steps from lean-storage-opcodes.ts).
+ * The dev miner's assembly runs on such VMs too (block-runner.ts `leanEvm`).
  *
  * The library turns a 256-bit stack word into memory bytes as `setLengthLeft(bigIntToBytes(word), 32)` (the word
  * printed as hex, parsed back, then padded by spreading both arrays into a new one) and bytes into a word as
  * `BigInt(bytesToHex(bytes))`: in a view call (an ERC-20 balanceOf) MSTORE alone was ~6% of the CPU. Here the same
- * values go through a 32-byte scratch buffer and a DataView, four 64-bit limbs at a time. Each handler keeps its
+ * values go through a 32-byte scratch buffer and a DataView (evm-words.ts). Each handler keeps its
  * library order of stack pops, memory reads and writes and state reads, so errors (stack underflow) are the same;
  * the gas handlers are the library's. `leanOpcodes` replaces the entries in one EVM's own opcode table (the EVM
  * builds its table per instance; the jump-analysis cache keys its answers by that table).
  * `test/chain/engine/call-lean-path.test.ts` runs random bytecode against the library's handlers.
  */
 
+import { EVMError } from '@ethereumjs/evm';
+import { bytesWord, scratch, scratchWord, wordBytes } from './evm-words.js';
 import { flowHandlers } from './lean-flow-opcodes.js';
-
-const scratch = new Uint8Array(32);
-const view = new DataView(scratch.buffer);
-const MASK_64 = 0xffffffffffffffffn;
-
-/** `word` (0 ≤ word < 2^256) as 32 big-endian bytes, in the scratch buffer (valid until the next call). */
-function wordBytes(word: bigint): Uint8Array {
-  if (word <= MASK_64) {
-    view.setBigUint64(0, 0n);
-    view.setBigUint64(8, 0n);
-    view.setBigUint64(16, 0n);
-    view.setBigUint64(24, word);
-    return scratch;
-  }
-  view.setBigUint64(0, word >> 192n);
-  view.setBigUint64(8, (word >> 128n) & MASK_64);
-  view.setBigUint64(16, (word >> 64n) & MASK_64);
-  view.setBigUint64(24, word & MASK_64);
-  return scratch;
-}
-
-/** The big-endian number in the scratch buffer. */
-function scratchWord(): bigint {
-  const high = view.getBigUint64(0) | view.getBigUint64(8) | view.getBigUint64(16);
-  if (high === 0n) return view.getBigUint64(24);
-  return (
-    (view.getBigUint64(0) << 192n) |
-    (view.getBigUint64(8) << 128n) |
-    (view.getBigUint64(16) << 64n) |
-    view.getBigUint64(24)
-  );
-}
-
-/** `bytes` (at most 32) as a big-endian number, as the library's `bytesToBigInt`. */
-function bytesWord(bytes: Uint8Array): bigint {
-  scratch.fill(0);
-  scratch.set(bytes, 32 - bytes.length);
-  return scratchWord();
-}
+import { hashLogHandlers } from './lean-log-opcodes.js';
+import { type LaneStep, storageLaneSteps } from './lean-storage-opcodes.js';
 
 // The library's members used here (its names; typed loosely, as sync-step.ts does).
 interface Stack {
@@ -81,7 +48,12 @@ interface PushState {
 interface OpcodeEntry {
   readonly opHandler: Handler;
   readonly syncGas?: SyncGas;
+  readonly laneStep?: LaneStep;
+  readonly syncHandler?: boolean;
 }
+
+/** ADDRESS, ORIGIN, CALLER, CALLVALUE, CALLDATALOAD, CALLDATASIZE, RETURNDATASIZE, COINBASE…GASLIMIT. */
+const SYNC_READERS = [0x30, 0x32, 0x33, 0x34, 0x35, 0x36, 0x3d, 0x41, 0x42, 0x43, 0x44, 0x45];
 
 const handlers: Record<number, Handler> = {
   // CALLDATALOAD: the 32 bytes at `pos`, zero past the end of the call data.
@@ -122,7 +94,9 @@ interface Common {
 type GasRunState = RunState & {
   memoryWordCount: bigint;
   highestMemCost: bigint;
+  readonly opCode: number;
   stack: { peek(n?: number): bigint[] };
+  readonly interpreter: { isStatic(): boolean };
 };
 /** A dynamic-gas handler that needs no await: the library's (async) one for the same opcode, step for step. */
 export type SyncGas = (runState: GasRunState, gas: bigint, common: Common) => bigint;
@@ -152,7 +126,16 @@ const rangeGas: SyncGas = (runState, gas, common) => {
   return gas + memoryGas(runState, offset!, length!, common);
 };
 
-/** gas.ts's handlers of the opcodes whose dynamic gas is memory growth (and KECCAK256's words). */
+/** LOG0…LOG4: not in a static frame; memory, then each topic and each byte of data. */
+const logGas: SyncGas = (runState, gas, common) => {
+  if (runState.interpreter.isStatic()) throw new EVMError(EVMError.errorMessages.STATIC_STATE_CHANGE);
+  const [offset, length] = runState.stack.peek(2);
+  const topics = BigInt(runState.opCode - 0xa0);
+  gas += memoryGas(runState, offset!, length!, common);
+  return gas + common.param('logTopicGas') * topics + length! * common.param('logDataGas');
+};
+
+/** gas.ts's handlers of the opcodes whose dynamic gas is memory growth (KECCAK256's words, LOG's topics and data). */
 const syncGas: Record<number, SyncGas> = {
   0x20: (runState, gas, common) => {
     const [offset, length] = runState.stack.peek(2);
@@ -161,6 +144,11 @@ const syncGas: Record<number, SyncGas> = {
   0x51: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 32n, common),
   0x52: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 32n, common),
   0x53: (runState, gas, common) => gas + memoryGas(runState, runState.stack.peek()[0]!, 1n, common),
+  0xa0: logGas,
+  0xa1: logGas,
+  0xa2: logGas,
+  0xa3: logGas,
+  0xa4: logGas,
   0xf3: rangeGas,
   0xfd: rangeGas,
 };
@@ -184,13 +172,27 @@ export function leanOpcodes(evm: object): boolean {
       ...(syncGas[code] !== undefined ? { syncGas: syncGas[code] } : {}),
     };
   }
-  // STOP, ADD, SUB, JUMP, JUMPI around the library's own handlers (lean-flow-opcodes.ts).
-  for (const [code, lean] of Object.entries(flowHandlers)) {
+  // STOP, ADD, SUB, JUMP, JUMPI, KECCAK256 and LOGs around the library's own handlers (lean-flow-opcodes.ts,
+  // lean-log-opcodes.ts).
+  for (const [code, lean] of Object.entries({ ...flowHandlers, ...hashLogHandlers })) {
     const entry = table[Number(code)];
     if (entry !== undefined && typeof entry.opHandler === 'function')
       table[Number(code)] = { ...entry, opHandler: lean(entry.opHandler as never) as unknown as Handler };
   }
-  const common = (evm as { common?: Common & { isActivatedEIP(eip: number): boolean } }).common;
+  // Readers of the call's and block's environment: the library marks them async (its step then awaits each), yet
+  // their handlers are plain functions of the run state (checked here: an async one keeps the mark).
+  for (const code of SYNC_READERS) {
+    const entry = table[code];
+    if (entry !== undefined && entry.opHandler.constructor.name === 'Function')
+      table[code] = { ...entry, syncHandler: true };
+  }
+  const common = (evm as { common?: Parameters<typeof storageLaneSteps>[0] }).common;
+  // SLOAD and SSTORE as whole steps in the lane (lean-storage-opcodes.ts).
+  if (common !== undefined)
+    for (const [code, laneStep] of Object.entries(storageLaneSteps(common))) {
+      const entry = table[Number(code)];
+      if (entry !== undefined) table[Number(code)] = { ...entry, laneStep };
+    }
   if (common !== undefined && !common.isActivatedEIP(6800) && !common.isActivatedEIP(7864)) {
     for (let code = 0x60; code <= 0x7f; code++) {
       const entry = table[code];

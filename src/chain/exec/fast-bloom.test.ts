@@ -3,7 +3,7 @@ import { Bloom } from '@ethereumjs/vm';
 import { describe, expect, it } from 'vitest';
 import { keccak256 } from '../base/crypto.js';
 
-import { installFastBloomAdd, libraryBloomAdd } from './fast-bloom.js';
+import { bloomMemoSize, installFastBloomAdd, libraryBloomAdd } from './fast-bloom.js';
 
 // The library's method (another test file in the same process may have replaced it already): the reference.
 const libraryAdd = libraryBloomAdd();
@@ -42,6 +42,22 @@ describe('installFastBloomAdd', () => {
       for (let n = 1; n <= items.length; n += 97)
         expect(bloomWith(Bloom.prototype.add, items.slice(0, n), c)).toBe(bloomWith(libraryAdd, items.slice(0, n), c));
     }
+  });
+
+  it('answers repeated entries from its memo with the same bits, per hash function, within its bound', () => {
+    const items = entries(300);
+    const repeated = [...items, ...items.slice(0, 150), ...items];
+    // Another hash of the same entries: positions remembered for one function must not answer for another.
+    const other = new Common({ chain: Mainnet, customCrypto: { keccak256: (m) => keccak256(Uint8Array.of(7, ...m)) } });
+    for (const c of [common, other, undefined, common, other]) {
+      for (const e of items.slice(0, 50))
+        expect(bloomWith(Bloom.prototype.add, [e], c)).toBe(bloomWith(libraryAdd, [e], c));
+      expect(bloomWith(Bloom.prototype.add, repeated, c)).toBe(bloomWith(libraryAdd, repeated, c));
+    }
+    const many = Array.from({ length: 5000 }, (_, i) => Uint8Array.of(i >> 8, i & 255, 1, 2));
+    expect(bloomWith(Bloom.prototype.add, many, common)).toBe(bloomWith(libraryAdd, many, common));
+    expect(bloomMemoSize()).toBeLessThanOrEqual(4096);
+    expect(bloomMemoSize()).toBeGreaterThan(0);
   });
 
   it('keeps the library result for a keccak that returns a view into a larger buffer', () => {

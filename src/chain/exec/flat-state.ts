@@ -14,13 +14,13 @@
  * has a nonce or code by then, which are exact).
  */
 import type { AccountFields, StateManagerInterface } from '@ethereumjs/common';
-import { OriginalStorageCache } from '@ethereumjs/statemanager';
 import { RLP } from '@ethereumjs/rlp';
 import { Account, type Address, equalsBytes, KECCAK256_RLP, unpadBytes } from '@ethereumjs/util';
 import type { FlatAccountChange, FlatChanges, FlatLeafChange } from '../db/flat-changes.js';
 import { hexKey } from '../db/hex-key.js';
 import { keccak256 } from '../base/crypto.js';
 import type { ChainStateManager } from '../state/state-view.js';
+import { FlatOriginalStorage } from './flat-original-storage.js';
 
 /** One address's account: null = known to be absent. */
 interface AccountEntry {
@@ -97,10 +97,10 @@ export class FlatState implements StateManagerInterface {
   /** Bumped whenever writes went unrecorded: every entry's kept `leaf` is then unknown. */
   private leafEpoch = 0;
 
-  readonly originalStorageCache: OriginalStorageCache;
+  readonly originalStorageCache: FlatOriginalStorage;
 
   constructor(private readonly backing: ChainStateManager) {
-    this.originalStorageCache = new OriginalStorageCache((address, key) => this.getStorage(address, key));
+    this.originalStorageCache = new FlatOriginalStorage(this);
   }
 
   private async accountEntry(address: Address, key = hex(address.bytes)): Promise<AccountEntry> {
@@ -197,17 +197,54 @@ export class FlatState implements StateManagerInterface {
     return value;
   }
 
+  /** The value `getStorage` answers, when this state holds the slot (no await); else undefined. */
+  knownStorage(address: Address, slotKey: Uint8Array): Uint8Array | undefined {
+    if (slotKey.length !== 32) return undefined;
+    return this.storage.get(hex(address.bytes))?.slots.get(hex(slotKey));
+  }
+
   async putStorage(address: Address, slotKey: Uint8Array, value: Uint8Array): Promise<void> {
     if (slotKey.length !== 32) throw new Error('Storage key must be 32 bytes long');
     if (value.length > 32) throw new Error('Storage value cannot be longer than 32 bytes');
     const key = hex(address.bytes);
     const owner = this.accounts.get(key) ?? (await this.accountEntry(address, key));
     if (owner.account === null) throw new Error('putStorage() called on non-existing account');
-    // The account's leaf changes with its storage root: its value at the recorded start is kept too.
-    if (this.changesFrom !== undefined && !this.baseAccounts.has(key))
-      this.baseAccounts.set(key, copyAccount(owner.account));
     // The value before is read first, so a revert can always put it back (also after a root was computed).
     const prev = await this.getStorage(address, slotKey);
+    this.writeSlot(owner.account, address, key, slotKey, value, prev);
+  }
+
+  /**
+   * `putStorage` without an await where this state holds the account and the slot (the lean SSTORE,
+   * lean-storage-opcodes.ts); false, with nothing done, where it does not.
+   */
+  putKnownStorage(address: Address, slotKey: Uint8Array, value: Uint8Array): boolean {
+    if (slotKey.length !== 32 || value.length > 32) return false;
+    const key = hex(address.bytes);
+    const account = this.accounts.get(key)?.account;
+    if (account === undefined || account === null) return false;
+    const prev = this.storage.get(key)?.slots.get(hex(slotKey));
+    if (prev === undefined) return false;
+    this.writeSlot(account, address, key, slotKey, value, prev);
+    return true;
+  }
+
+  /** The account as `getAccount` answers it (a copy), when this state holds it; else undefined. */
+  knownAccount(address: Address): Account | undefined {
+    const account = this.accounts.get(hex(address.bytes))?.account;
+    return account === undefined || account === null ? undefined : copyAccount(account);
+  }
+
+  private writeSlot(
+    account: Account,
+    address: Address,
+    key: string,
+    slotKey: Uint8Array,
+    value: Uint8Array,
+    prev: Uint8Array,
+  ): void {
+    // The account's leaf changes with its storage root: its value at the recorded start is kept too.
+    if (this.changesFrom !== undefined && !this.baseAccounts.has(key)) this.baseAccounts.set(key, copyAccount(account));
     const storage = this.storageEntry(address, key);
     const slot = hex(slotKey);
     if (this.changesFrom !== undefined) {

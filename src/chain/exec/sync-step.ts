@@ -64,6 +64,20 @@ interface OpcodeEntry {
    * step runs here too, its gas from this instead of the library's async handler.
    */
   readonly syncGas?: (runState: RunState, gas: bigint, common: unknown) => bigint;
+  /**
+   * The whole step as the lane runs it (call VMs' SLOAD and SSTORE, lean-storage-opcodes.ts): its promise, or
+   * undefined when it needed none; it hands the step to the library's `runStep` itself where it steps aside.
+   */
+  /**
+   * The handler needs no await though the library marks the opcode async (call VMs' CALLER, CALLVALUE, CALLDATALOAD
+   * and other readers of the call's or block's environment, call-opcodes.ts): such a step runs here too.
+   */
+  readonly syncHandler?: boolean;
+  readonly laneStep?: (
+    interpreter: InterpreterLike,
+    entry: OpcodeEntry,
+    libraryStep: LibraryStep,
+  ) => Promise<void> | undefined;
 }
 interface RunState {
   programCounter: number;
@@ -125,7 +139,12 @@ function stepsInline(interpreter: InterpreterLike, opcode: OpcodeEntry | undefin
   const entry = opcode ?? interpreter._evm._opcodeMap[runState.opCode];
   if (entry === undefined) return false;
   const info = entry.opcodeInfo;
-  if (info.isAsync || info.isInvalid || (info.dynamicGas && entry.syncGas === undefined)) return false;
+  if (
+    (info.isAsync && entry.syncHandler !== true) ||
+    info.isInvalid ||
+    (info.dynamicGas && entry.syncGas === undefined)
+  )
+    return false;
   const evm = interpreter._evm;
   if (evm.DEBUG === true || interpreter.profilerOpts?.enabled === true) return false;
   // A tracing probe (step-probe.ts) sees the step here, before the charge, as the library's hook would. A probe
@@ -216,9 +235,10 @@ function laneFeesOf(table: Record<number, OpcodeEntry>): Int32Array {
   if (fees !== undefined) return fees;
   fees = new Int32Array(256).fill(-1);
   for (let code = 0; code < 256; code++) {
-    const info = table[code]?.opcodeInfo;
+    const entry = table[code];
+    const info = entry?.opcodeInfo;
     if (info === undefined || info.code !== code || code === GAS_OPCODE) continue;
-    if (info.isAsync || info.isInvalid || info.dynamicGas) continue;
+    if ((info.isAsync && entry!.syncHandler !== true) || info.isInvalid || info.dynamicGas) continue;
     if (info.feeBigInt < 0n || info.feeBigInt > 0x7fffffffn) continue;
     fees[code] = Number(info.feeBigInt);
   }
@@ -308,7 +328,12 @@ async function laneLoop(
       }
       if (gas >= 0) runState.gasLeft = BigInt(gas);
       gas = -1;
-      const pending = runStepInline(interpreter, entry) ? undefined : libraryStep.call(interpreter, entry);
+      entry ??= table[opCode];
+      let pending: Promise<void> | undefined;
+      if (entry?.laneStep !== undefined) {
+        counts.inline++;
+        pending = entry.laneStep(interpreter, entry, libraryStep);
+      } else pending = runStepInline(interpreter, entry) ? undefined : libraryStep.call(interpreter, entry);
       if (pending !== undefined) await pending;
       gas = laneGas(runState);
     } catch (err) {

@@ -314,16 +314,23 @@ describe('the seal checker', () => {
   it('reports a storage value off, with the slot that differs', async () => {
     const { chain, failures } = await openChecked();
     const { counter } = await honestBlocks(chain);
+    const off = (value: Uint8Array) =>
+      value.length === 0 ? Uint8Array.of(1) : Uint8Array.from(value, (b, i) => (i === value.length - 1 ? b ^ 1 : b));
     patch(
       FlatState.prototype,
       'putStorage',
       (original) =>
         async function (this: FlatState, address, key, value) {
-          const off =
-            value.length === 0
-              ? Uint8Array.of(1)
-              : Uint8Array.from(value, (b, i) => (i === value.length - 1 ? b ^ 1 : b));
-          return original.call(this, address, key, off);
+          return original.call(this, address, key, off(value));
+        },
+    );
+    // The lean SSTORE's write without an await (lean-storage-opcodes.ts).
+    patch(
+      FlatState.prototype,
+      'putKnownStorage',
+      (original) =>
+        function (this: FlatState, address, key, value) {
+          return original.call(this, address, key, off(value));
         },
     );
     await mine(chain, [
