@@ -281,13 +281,19 @@ describe('the fast path', () => {
     socket.destroy();
   });
 
-  it('ends the connection once a client that ended its side is answered', async () => {
+  it('ends the connection once a client that ended its side is answered, and drops an awaited answer as node:http does', async () => {
     const { port } = await serve();
     const client = await Client.open(port);
-    client.socket.end(Buffer.concat([ask('slow:text'), ask('text')]));
+    client.socket.end(Buffer.concat([ask('text'), ask('text')]));
     expect(await client.answers(2)).toHaveLength(2);
     await new Promise<void>((r) => (client.ended ? r() : client.socket.once('end', () => r())));
     expect(client.ended).toBe(true);
+    // An answer still awaited when the client ends: the connection goes at once (the request is gone), on both paths.
+    for (const send of [ask, askNode]) {
+      const gone = await Client.open(port);
+      gone.socket.end(send('slow:text'));
+      await expect(gone.answers(1)).rejects.toThrow('connection ended after 0 answers');
+    }
   });
 
   it('closes a connection idle for the keep-alive timeout, not one whose answer is awaited that long', async () => {

@@ -159,7 +159,7 @@ class FastConnection {
   private pending: Buffer | undefined;
   /** An answer is awaited (an async method), or answers written are to drain: bytes that come meanwhile wait. */
   private busy = false;
-  /** The client ended its side: the connection ends once what it asked is answered. */
+  /** The client ended its side: the connection ends once what it asked at once is answered. */
   private ending = false;
 
   constructor(
@@ -189,7 +189,10 @@ class FastConnection {
 
   private readonly onEnd = (): void => {
     this.ending = true;
-    if (!this.busy) this.finish();
+    // node:http (httpAllowHalfOpen off) destroys a connection whose client ends its side while an answer is awaited:
+    // the request counts as gone (`requestGone`: a long anvil_mine stops), and its answer is not written.
+    if (this.busy) this.socket.destroy();
+    else this.finish();
   };
 
   private readonly onError = (): void => {
