@@ -1,22 +1,26 @@
 import type { EthGetLogsParams, EthGetLogsResult } from '../../generated/types.js';
+import type { Log, LogQuery } from '../../chain/index.js';
 import { engineOf, findBlockByHash } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { formatLog } from '../format/index.js';
+import { formatLog, logsJson } from '../format/index.js';
 import { readsOf } from '../fork-history.js';
 import { logQueryOf, rpcErrorOf } from './log-filter.js';
 
 /**
  * Matching logs in chain order, from the log index; bounded by the node's range and result limits (-32602). On a fork,
  * the part of the range at or below the base (or a block hash there) is the upstream's history: its logs are asked
- * of the upstream, as Anvil does, and the blocks mined here are read here.
+ * of the upstream, as Anvil does, and the blocks mined here are read here. Off a fork (all logs are this node's), the
+ * answer is written as JSON text joined from each log's kept text (format/log-json.ts).
  */
 export async function eth_getLogs([filter]: EthGetLogsParams, ctx: HandlerContext): Promise<EthGetLogsResult> {
   const engine = engineOf(ctx);
-  return readsOf(ctx).logs(filter, logQueryOf(engine, filter), async (query) => {
+  const query = logQueryOf(engine, filter);
+  const local = async (query: LogQuery): Promise<Log[]> => {
     // A block whose receipts are not backfilled yet has no logs known (the range check is the query's own).
     if ('blockHash' in query && engine.chain.history.frontier() !== undefined)
       await findBlockByHash(engine, filter.blockHash!);
-    const logs = await engine.logs.queries.queryLogs(query).catch(rpcErrorOf);
-    return logs.map(formatLog);
-  });
+    return engine.logs.queries.queryLogs(query).catch(rpcErrorOf);
+  };
+  if (engine.chain.forkBase === undefined) return logsJson(await local(query));
+  return readsOf(ctx).logs(filter, query, async (q) => (await local(q)).map(formatLog));
 }
