@@ -101,11 +101,18 @@ export class LogQueries {
   /** Index candidates that are canonical. */
   private async indexedBlocks(criteria: CompiledCriteria, from: bigint, to: bigint): Promise<BlockRef[]> {
     const candidates = await this.indexCandidates(criteria, from, to);
-    const canonical = await this.mapWindowed(candidates, async (c) => {
-      const hash = await this.source.canonicalHash(c.number);
-      return hash !== undefined && bytesEqual(hash, c.hash);
-    });
-    return candidates.filter((_, i) => canonical[i]);
+    // The source's promises themselves, no async closure per candidate (most are answered from a cache).
+    const width = this.readAhead * 4;
+    const out: BlockRef[] = [];
+    for (let start = 0; start < candidates.length; start += width) {
+      const window = candidates.slice(start, start + width);
+      const hashes = await Promise.all(window.map((c) => this.source.canonicalHash(c.number)));
+      for (let i = 0; i < window.length; i++) {
+        const hash = hashes[i];
+        if (hash !== undefined && bytesEqual(hash, window[i]!.hash)) out.push(window[i]!);
+      }
+    }
+    return out;
   }
 
   /**

@@ -1,34 +1,48 @@
 /**
- * eth_getLogs' answer as JSON text, joined from each log's own JSON. The engine returns the same log objects query
+ * eth_getLogs' answer as JSON bytes, joined from each log's own JSON. The engine returns the same log objects query
  * after query while its block log cache holds them (chain/logs/block-log-cache.ts), so each log is formatted (seven
- * hex conversions) and stringified once, and a repeated range costs a join: no object per log to build, walk and
- * collect again. Each text is `JSON.stringify(formatLog(log))`, so the answer is byte for byte the one
- * JSON.stringify makes of the formatted array.
+ * hex conversions) and stringified once, and a repeated range costs one copy into the answer's buffer: no object per
+ * log to build, walk and collect again, and no string of the answer to flatten and encode on its way to the socket.
+ * Each log's bytes are `JSON.stringify(formatLog(log))`, so the answer is byte for byte the one JSON.stringify makes
+ * of the formatted array.
  *
- * The texts are kept by log object (a WeakMap): they live exactly as long as the engine holds the log, so the engine
- * cache's bound (and owner) is theirs. A log the engine does not hold is formatted once and its text collected with it.
+ * The bytes are kept by log object (a WeakMap): they live exactly as long as the engine holds the log, so the engine
+ * cache's bound (and owner) is theirs. A log the engine does not hold is formatted once and collected with its bytes.
  */
 import type { Log as EngineLog } from '../../chain/index.js';
 import type { Log } from '../../generated/types.js';
 import { RawJson } from '../../rpc/raw-json.js';
 import { formatLog } from './log.js';
 
-const texts = new WeakMap<EngineLog, string>();
+const kept = new WeakMap<EngineLog, Buffer>();
 
-/** `JSON.stringify(formatLog(log))`, made once per log object. */
-export function logJson(log: EngineLog): string {
-  let text = texts.get(log);
-  if (text === undefined) {
-    text = JSON.stringify(formatLog(log));
-    texts.set(log, text);
+/** The UTF-8 bytes of `JSON.stringify(formatLog(log))`, made once per log object; never to be written to. */
+export function logJson(log: EngineLog): Buffer {
+  let bytes = kept.get(log);
+  if (bytes === undefined) {
+    bytes = Buffer.from(JSON.stringify(formatLog(log)), 'utf8');
+    kept.set(log, bytes);
   }
-  return text;
+  return bytes;
 }
 
-/** The JSON array of the logs, formatted, as a result the dispatcher writes as it is. */
+const OPEN = 0x5b; // [
+const COMMA = 0x2c;
+const CLOSE = 0x5d; // ]
+
+/** The JSON array of the logs, formatted, as one buffer of its own that the dispatcher writes as it is. */
 export function logsJson(logs: readonly EngineLog[]): Log[] {
-  let text = '[';
-  for (let i = 0; i < logs.length; i++) text += i === 0 ? logJson(logs[i]!) : `,${logJson(logs[i]!)}`;
+  const parts = logs.map(logJson);
+  let length = 2 + Math.max(0, parts.length - 1);
+  for (const part of parts) length += part.length;
+  const out = Buffer.allocUnsafe(length);
+  out[0] = OPEN;
+  let at = 1;
+  for (let i = 0; i < parts.length; i++) {
+    if (i > 0) out[at++] = COMMA;
+    at += parts[i]!.copy(out, at);
+  }
+  out[at] = CLOSE;
   // The dispatcher sends a RawJson as it is (rpc/raw-json.ts); the handler's declared type stays the schema's.
-  return new RawJson(`${text}]`) as unknown as Log[];
+  return new RawJson([out]) as unknown as Log[];
 }
