@@ -109,6 +109,22 @@ describe('eth_getLogs from the block log cache and kept JSON texts', () => {
     expect(await rawBody(request(anyAddress))).toBe(
       JSON.stringify({ jsonrpc: '2.0', id: 1, result: await plainRange(head - 1n, head, {}) }),
     );
+    // Answers in flight together: each is written from a buffer of its own (one may be the reused one).
+    const ranges = [1n, 2n, 3n, 4n, head].flatMap((from) => [
+      { ...filter, fromBlock: quantity(from) },
+      { fromBlock: quantity(from) },
+    ]);
+    const expectedEach = await Promise.all(
+      ranges.map(async (f) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          result: await plainRange(BigInt(f.fromBlock), head, 'address' in f ? criteria : {}),
+        }),
+      ),
+    );
+    for (let round = 0; round < 3; round++)
+      expect(await Promise.all(ranges.map((f) => rawBody(request(f))))).toEqual(expectedEach);
     // A batch, and WebSocket, write the same result.
     const batch = await rawBody([request(range, 7), { jsonrpc: '2.0', id: 8, method: 'eth_chainId', params: [] }]);
     expect(JSON.parse(batch)[0]).toEqual(JSON.parse(expected.replace('"id":1', '"id":7')));
