@@ -2,15 +2,13 @@ import type { EthGetLogsParams, EthGetLogsResult } from '../../generated/types.j
 import type { Log, LogQuery } from '../../chain/index.js';
 import { engineOf, findBlockByHash } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { formatLog, logsJson } from '../format/index.js';
 import { readsOf } from '../fork-history.js';
 import { logQueryOf, rpcErrorOf } from './log-filter.js';
 
 /**
  * Matching logs in chain order, from the log index; bounded by the node's range and result limits (-32602). On a fork,
  * the part of the range at or below the base (or a block hash there) is the upstream's history: its logs are asked
- * of the upstream, as Anvil does, and the blocks mined here are read here. Off a fork (all logs are this node's), the
- * answer is written as JSON text joined from each log's kept text (format/log-json.ts).
+ * of the upstream, as Anvil does, and the blocks mined here are read here.
  */
 export async function eth_getLogs([filter]: EthGetLogsParams, ctx: HandlerContext): Promise<EthGetLogsResult> {
   const engine = engineOf(ctx);
@@ -21,6 +19,5 @@ export async function eth_getLogs([filter]: EthGetLogsParams, ctx: HandlerContex
       await findBlockByHash(engine, filter.blockHash!);
     return engine.logs.queries.queryLogs(query).catch(rpcErrorOf);
   };
-  if (engine.chain.forkBase === undefined) return logsJson(await local(query));
-  return readsOf(ctx).logs(filter, query, async (q) => (await local(q)).map(formatLog));
+  return readsOf(ctx).logs(filter, query, local);
 }
