@@ -40,6 +40,12 @@ function cpuMs(pid: number, task?: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/** A thread's time on a CPU and waiting in the run queue, in ms (schedstat: nanoseconds, unlike stat's ticks). */
+function sched(pid: number, task = pid): { run: number; queued: number } {
+  const [run, queued] = readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ').map(Number);
+  return { run: run! / 1e6, queued: queued! / 1e6 };
+}
+
 /** Times a thread blocked (voluntary context switches): each is a wake-up to wait for on a busy machine. */
 function switches(pid: number, task = pid): number {
   const status = readFileSync(`/proc/${pid}/task/${task}/status`, 'utf8');
@@ -134,11 +140,20 @@ async function run(index: number, dataDir: string): Promise<void> {
       const main0 = cpuMs(pid, pid);
       const all0 = cpuMs(pid);
       const waits0 = allSwitches(pid);
+      const sched0 = sched(pid);
       const t = performance.now();
       const logs = await rpc.call<unknown[]>('eth_getLogs', [filter]);
       const ms = performance.now() - t;
       if (logs.length !== 10) throw new Error(`eth_getLogs: ${logs.length} logs`);
-      return { ms, main: cpuMs(pid, pid) - main0, all: cpuMs(pid) - all0, waits: allSwitches(pid) - waits0 };
+      const sched1 = sched(pid);
+      return {
+        ms,
+        main: cpuMs(pid, pid) - main0,
+        all: cpuMs(pid) - all0,
+        waits: allSwitches(pid) - waits0,
+        run: sched1.run - sched0.run,
+        queued: sched1.queued - sched0.queued,
+      };
     };
     const threads0 = threadCpu(pid);
     const row = [];
@@ -167,9 +182,9 @@ async function run(index: number, dataDir: string): Promise<void> {
     const timed = row.slice(1);
     console.log(
       `run ${index}: build ${buildMs.toFixed(0)} ms; queries at ${queryAt.toFixed(2)} s; ` +
-        `warm-up ${row[0]!.ms.toFixed(2)} ms; row (5) ${timed.map((q) => q.ms.toFixed(2)).join(' ')} median ${median(timed.map((q) => q.ms)).toFixed(2)} ms, ${sum(timed)}, waits ${row.map((q) => q.waits).join(' ')} ` +
+        `warm-up ${row[0]!.ms.toFixed(2)} ms; row (5) ${timed.map((q) => q.ms.toFixed(2)).join(' ')} median ${median(timed.map((q) => q.ms)).toFixed(2)} ms, main thread on cpu ${row.map((q) => q.run.toFixed(2)).join(' ')} / queued ${row.map((q) => q.queued.toFixed(2)).join(' ')} ms (all 6), ${sum(timed)}, waits ${row.map((q) => q.waits).join(' ')} ` +
         `[all 6: ${threadDelta(threads0, threads1)}]; steady (${steady.length}) median ${median(steady.map((q) => q.ms)).toFixed(2)} ms, ` +
-        `per query main ${(steady.reduce((s, x) => s + x.main, 0) / steady.length).toFixed(3)} / all ${(steady.reduce((s, x) => s + x.all, 0) / steady.length).toFixed(3)} ms cpu, waits per query main ${switchesPer[0]!.toFixed(2)} / all ${switchesPer[1]!.toFixed(2)} [${threadDelta(threads1, threads2)}]; eth_blockNumber main ${floorPer[0]!.toFixed(3)} / all ${floorPer[1]!.toFixed(3)} ms cpu, waits ${floorSwitchesPer[0]!.toFixed(2)} / ${floorSwitchesPer[1]!.toFixed(2)}; idle 1 s after [${idle}]`,
+        `main on cpu median ${median(steady.map((q) => q.run)).toFixed(3)} queued ${median(steady.map((q) => q.queued)).toFixed(3)} ms, per query main ${(steady.reduce((s, x) => s + x.main, 0) / steady.length).toFixed(3)} / all ${(steady.reduce((s, x) => s + x.all, 0) / steady.length).toFixed(3)} ms cpu, waits per query main ${switchesPer[0]!.toFixed(2)} / all ${switchesPer[1]!.toFixed(2)} [${threadDelta(threads1, threads2)}]; eth_blockNumber main ${floorPer[0]!.toFixed(3)} / all ${floorPer[1]!.toFixed(3)} ms cpu, waits ${floorSwitchesPer[0]!.toFixed(2)} / ${floorSwitchesPer[1]!.toFixed(2)}; idle 1 s after [${idle}]`,
     );
   } finally {
     process.kill(-child.pid!, values.profile ? 'SIGINT' : 'SIGKILL');

@@ -6,7 +6,7 @@
  * (chain/fork/fork-base.ts), so it too comes from the upstream, with its transactions. An answer about a block above the base is not the fork's and is dropped. Off a fork every read is
  * this chain's, and the view only passes the handler's own answer through.
  */
-import type { ChainEngine, LogQuery } from '../chain/index.js';
+import type { ChainEngine, Log as EngineLog, LogQuery } from '../chain/index.js';
 import type { Block, BlockNumberOrTagOrHash, Filter, Log } from '../generated/types.js';
 import { sharedCacheOf } from '../node/fork/cached-upstream.js';
 import { forkSwitcherOf } from '../node/fork/fork-switch.js';
@@ -14,6 +14,7 @@ import type { SvcNode } from '../node/node.js';
 import type { HandlerContext } from '../rpc/context.js';
 import { ErrorCode, RpcError } from '../rpc/errors.js';
 import { engineOf, findBlockByHash, type ResolvedBlock } from './block-ref.js';
+import { formatLog, logsJson } from './format/index.js';
 import { bytesFromHex, toQuantity } from './hex.js';
 
 /** The read view of the context's engine. */
@@ -76,10 +77,12 @@ export class ForkAwareReads {
 
   /**
    * eth_getLogs: the part of the range at or below the base (or a block hash there) is the upstream's history, its
-   * logs asked of the upstream, as Anvil does; `local(query)` reads the rest, the blocks mined here.
+   * logs asked of the upstream, as Anvil does; `local(query)` reads the rest, the blocks mined here. Off a fork (every
+   * log is this chain's) the answer is written from each log's kept JSON bytes (format/log-json.ts).
    */
-  async logs(filter: Filter, query: LogQuery, local: (query: LogQuery) => Promise<Log[]>): Promise<Log[]> {
+  async logs(filter: Filter, query: LogQuery, local: (query: LogQuery) => Promise<EngineLog[]>): Promise<Log[]> {
     const base = this.forkBase;
+    if (base === undefined) return logsJson(await local(query), this.engine.memo);
     if (base !== undefined && 'blockHash' in query) {
       const height = await this.historyHeightOf(filter.blockHash!);
       if (height !== undefined && height !== null)
@@ -93,7 +96,7 @@ export class ForkAwareReads {
       if (query.toBlock <= base) return upstream;
       query = { ...query, fromBlock: base + 1n };
     }
-    return [...upstream, ...(await local(query))];
+    return [...upstream, ...(await local(query)).map(formatLog)];
   }
 
   /**

@@ -2,7 +2,7 @@
  * What the readers of one engine remember between calls, as named fields of one object the engine owns
  * (`ChainEngine.memo`): it lives and goes with its engine, so a test chain swapped in, a fork reset or a second engine
  * in the process starts with its own. Every field is bounded: the WeakMaps by the engine objects they are keyed by
- * (blocks, headers, logs, pooled transactions), the fork's answers by count.
+ * (blocks, headers, logs, pooled transactions), the fork's answers by count, the getLogs answer buffer by size.
  */
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import { Lru } from '../db/lru.js';
@@ -47,6 +47,15 @@ export class EngineMemo {
 
   /** newPendingTransactions and syncing: each announced object (hash, pooled transaction, sync event) encoded once. */
   readonly encodedAnnouncements = new WeakMap<object, EncodedNotifications>();
+
+  /** eth_getLogs: each log's JSON bytes, made once per log object the engine's block log cache holds. */
+  readonly logAnswerBytes = new WeakMap<Log, Uint8Array>();
+
+  /**
+   * eth_getLogs: the buffer the next answer is written in, handed back once the last one is sent (at most
+   * handlers/format/log-json.ts's SPARE_MAX bytes); undefined while it is out.
+   */
+  logsAnswerBuffer: Buffer | undefined;
 
   /** On a fork: the upstream's answers about the fork's history (handlers/fork-history.ts), kept for the next ask. */
   readonly forkAnswers = new Lru<string, unknown>(FORK_ANSWERS_KEPT);

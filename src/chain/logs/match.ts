@@ -47,17 +47,34 @@ export function compileCriteria(criteria: LogCriteria): CompiledCriteria {
   const topics = (criteria.topics ?? []).map((t) =>
     t === null ? undefined : t instanceof Uint8Array ? [t] : uniqueValues(t),
   );
-  const bloomSets: BloomBits[][] = [];
-  for (const set of [addresses, ...topics]) if (set !== undefined) bloomSets.push(set.map(bloomBits));
-  return { addresses, topics, bloomSets };
+  // Bloom bits cost a keccak per value and only a bloom check reads them (a query answered from the log index, the
+  // common case, never does): made on first use.
+  let bloomSets: BloomBits[][] | undefined;
+  return {
+    addresses,
+    topics,
+    get bloomSets() {
+      if (bloomSets === undefined) {
+        bloomSets = [];
+        for (const set of [addresses, ...topics]) if (set !== undefined) bloomSets.push(set.map(bloomBits));
+      }
+      return bloomSets;
+    },
+  };
+}
+
+/** Whether `value` is one of `set` (loops, not `some`: called per log of every block a query reads). */
+function oneOf(set: readonly Uint8Array[], value: Uint8Array): boolean {
+  for (let i = 0; i < set.length; i++) if (bytesEqual(set[i]!, value)) return true;
+  return false;
 }
 
 export function matchesLog(c: CompiledCriteria, log: ReceiptLog): boolean {
-  if (c.addresses !== undefined && !c.addresses.some((a) => bytesEqual(a, log.address))) return false;
+  if (c.addresses !== undefined && !oneOf(c.addresses, log.address)) return false;
   if (c.topics.length > log.topics.length) return false;
   for (let i = 0; i < c.topics.length; i++) {
     const wanted = c.topics[i];
-    if (wanted !== undefined && !wanted.some((t) => bytesEqual(t, log.topics[i]))) return false;
+    if (wanted !== undefined && !oneOf(wanted, log.topics[i]!)) return false;
   }
   return true;
 }

@@ -5,10 +5,11 @@
  * With a log index, only the blocks the index names are read; without one (a database not indexed),
  * each canonical block's header bloom is checked before its receipts are read.
  */
+import { BlockLogCache } from './block-log-cache.js';
 import { logsOfBlock } from './block-logs.js';
 import { HistoryNotHeldError, LimitExceededError, UnknownBlockError } from './errors.js';
 import { type IndexCandidate, LogIndex, type LogIndexReader } from './log-index.js';
-import { bloomMayMatch, bytesEqual, compileCriteria, type CompiledCriteria } from './match.js';
+import { bloomMayMatch, bytesEqual, compileCriteria, type CompiledCriteria, matchesLog } from './match.js';
 import type { RecentLogPostings } from './recent-postings.js';
 import type { Log, LogQuery, LogSource } from './types.js';
 
@@ -30,6 +31,8 @@ export interface LogQueryOptions extends LogQueryLimits {
   readonly recent?: RecentLogPostings;
   /** Blocks read concurrently. Default 16. */
   readonly readAhead?: number;
+  /** Most logs of recently queried blocks held in memory, positioned (block-log-cache.ts). Default 8,192. */
+  readonly cachedLogs?: number;
   /** Why the receipts of some block of [from, to] are not held (history still being backfilled); else undefined. */
   readonly historyGap?: (from: bigint, to: bigint) => string | undefined;
 }
@@ -56,6 +59,8 @@ export class LogQueries {
   private readonly recent: RecentLogPostings | undefined;
   private readonly readAhead: number;
   private readonly historyGap: LogQueryOptions['historyGap'];
+  /** Exposed for tests of the bound. */
+  readonly blockLogs: BlockLogCache;
 
   constructor(opts: LogQueryOptions) {
     this.source = opts.source;
@@ -65,6 +70,7 @@ export class LogQueries {
     this.maxResults = positiveInteger('maxResults', opts.maxResults ?? DEFAULT_MAX_RESULTS);
     this.readAhead = positiveInteger('readAhead', opts.readAhead ?? 16);
     this.historyGap = opts.historyGap;
+    this.blockLogs = new BlockLogCache(opts.cachedLogs);
   }
 
   /** Logs matching `query`, in chain order. Throws LimitExceededError or UnknownBlockError. */
@@ -95,11 +101,18 @@ export class LogQueries {
   /** Index candidates that are canonical. */
   private async indexedBlocks(criteria: CompiledCriteria, from: bigint, to: bigint): Promise<BlockRef[]> {
     const candidates = await this.indexCandidates(criteria, from, to);
-    const canonical = await this.mapWindowed(candidates, async (c) => {
-      const hash = await this.source.canonicalHash(c.number);
-      return hash !== undefined && bytesEqual(hash, c.hash);
-    });
-    return candidates.filter((_, i) => canonical[i]);
+    // The source's promises themselves, no async closure per candidate (most are answered from a cache).
+    const width = this.readAhead * 4;
+    const out: BlockRef[] = [];
+    for (let start = 0; start < candidates.length; start += width) {
+      const window = candidates.slice(start, start + width);
+      const hashes = await Promise.all(window.map((c) => this.source.canonicalHash(c.number)));
+      for (let i = 0; i < window.length; i++) {
+        const hash = hashes[i];
+        if (hash !== undefined && bytesEqual(hash, window[i]!.hash)) out.push(window[i]!);
+      }
+    }
+    return out;
   }
 
   /**
@@ -128,21 +141,19 @@ export class LogQueries {
     return refs.filter((r): r is BlockRef => r !== undefined);
   }
 
-  /** Reads the blocks' receipts in order, a window at a time, and stops as soon as the result cap is passed. */
+  /**
+   * The blocks' matching logs in order: each block's logs from the block log cache, or from its receipts (a window
+   * of blocks read at a time, then cached); stops as soon as the result cap is passed.
+   */
   private async collect(blocks: readonly BlockRef[], criteria: CompiledCriteria, from: bigint): Promise<Log[]> {
     const out: Log[] = [];
     for (let start = 0; start < blocks.length; start += this.readAhead) {
       const window = blocks.slice(start, start + this.readAhead);
-      const logsPerBlock = await Promise.all(
-        window.map(async (b) => {
-          const receipts = await this.source.blockReceipts(b.hash);
-          // A block pruned between the index read and now has nothing to report.
-          return receipts === undefined ? [] : logsOfBlock(receipts, criteria);
-        }),
-      );
+      const logsPerBlock = window.map((b) => this.blockLogs.get(b.hash));
+      if (logsPerBlock.includes(undefined)) await this.readMissing(window, logsPerBlock);
       for (let i = 0; i < window.length; i++) {
-        const logs = logsPerBlock[i];
-        if (out.length + logs.length > this.maxResults) {
+        for (const log of logsPerBlock[i]!) if (matchesLog(criteria, log)) out.push(log);
+        if (out.length > this.maxResults) {
           const overflow = window[i].number;
           throw LimitExceededError.results(
             this.maxResults,
@@ -151,10 +162,27 @@ export class LogQueries {
             overflow,
           );
         }
-        for (const log of logs) out.push(log);
       }
     }
     return out;
+  }
+
+  /** Fills the window's blocks the cache lacks from their receipts, concurrently, and caches them. */
+  private async readMissing(window: readonly BlockRef[], logsPerBlock: (readonly Log[] | undefined)[]): Promise<void> {
+    await Promise.all(
+      window.map(async (b, i) => {
+        if (logsPerBlock[i] !== undefined) return;
+        const receipts = await this.source.blockReceipts(b.hash);
+        // A block pruned between the index read and now has nothing to report (and is not cached).
+        if (receipts === undefined) {
+          logsPerBlock[i] = [];
+          return;
+        }
+        const logs = logsOfBlock(receipts);
+        this.blockLogs.set(b.hash, logs);
+        logsPerBlock[i] = logs;
+      }),
+    );
   }
 
   private async mapWindowed<T, R>(items: readonly T[], fn: (item: T) => Promise<R>): Promise<R[]> {

@@ -46,16 +46,47 @@ interface BlockRef extends IndexCandidate {
 const SUFFIX = 40;
 const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 
-/** First index of `list` (sorted by number) whose number is >= `n`. */
-function lowerBound(list: readonly BlockRef[], n: bigint): number {
-  let lo = 0;
-  let hi = list.length;
+/** First index of `list` (sorted by number) in [lo, hi) whose number is >= `n` (`hi` if none). */
+function lowerBound(list: readonly BlockRef[], n: bigint, lo = 0, hi = list.length): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (list[mid]!.number < n) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/** The part [lo, hi) of a posting list that lies in a queried range. */
+interface Span {
+  readonly list: readonly BlockRef[];
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** One OR-group of a query in a range: its prefixes' spans, and their summed length (at least its block count). */
+interface Group {
+  readonly spans: readonly Span[];
+  readonly size: number;
+}
+
+/** A group's blocks in ascending height, each once: a single span is that already (the common case, no copy). */
+function members(group: Group): readonly BlockRef[] {
+  if (group.spans.length === 1) {
+    const { list, lo, hi } = group.spans[0]!;
+    return list.slice(lo, hi);
+  }
+  const found = new Map<string, BlockRef>();
+  for (const { list, lo, hi } of group.spans) for (let i = lo; i < hi; i++) found.set(list[i]!.id, list[i]!);
+  return [...found.values()].sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+}
+
+/** Whether a block is in the group: a binary search per span, no set built. */
+function holds(group: Group, ref: BlockRef): boolean {
+  for (const { list, lo, hi } of group.spans) {
+    let at = lowerBound(list, ref.number, lo, hi);
+    for (; at < hi && list[at]!.number === ref.number; at++) if (list[at]!.id === ref.id) return true;
+  }
+  return false;
 }
 
 export class RecentLogPostings {
@@ -113,23 +144,26 @@ export class RecentLogPostings {
     if (this.#floor === undefined || from < this.#floor)
       throw new RangeError(`recent log postings start at ${this.#floor}, asked from ${from}`);
     const groups = postingPrefixes(c).map((prefixes) => this.#group(prefixes, from, to));
-    groups.sort((a, b) => a.size - b.size);
-    const [smallest, ...others] = groups;
+    let smallest = groups[0]!;
+    for (const group of groups) if (group.size < smallest.size) smallest = group;
     const out: BlockRef[] = [];
-    for (const ref of smallest!.values()) if (others.every((g) => g.has(ref.id))) out.push(ref);
-    return out.sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
+    for (const ref of members(smallest)) if (groups.every((g) => g === smallest || holds(g, ref))) out.push(ref);
+    return out;
   }
 
-  /** The blocks of [from, to] under any of `prefixes` (one OR-group), by id. */
-  #group(prefixes: readonly Uint8Array[], from: bigint, to: bigint): Map<string, BlockRef> {
-    const found = new Map<string, BlockRef>();
+  /** The blocks of [from, to] under any of `prefixes` (one OR-group): a span of each prefix's list. */
+  #group(prefixes: readonly Uint8Array[], from: bigint, to: bigint): Group {
+    const spans: Span[] = [];
+    let size = 0;
     for (const prefix of prefixes) {
       const list = this.#lists.get(latin1(prefix));
       if (list === undefined) continue;
-      for (let i = lowerBound(list, from); i < list.length && list[i]!.number <= to; i++)
-        found.set(list[i]!.id, list[i]!);
+      const lo = lowerBound(list, from);
+      const hi = lowerBound(list, to + 1n);
+      if (hi > lo) spans.push({ list, lo, hi });
+      size += hi - lo;
     }
-    return found;
+    return { spans, size };
   }
 
   #start(floor: bigint): void {

@@ -1,7 +1,7 @@
 import type { EthGetLogsParams, EthGetLogsResult } from '../../generated/types.js';
+import type { Log, LogQuery } from '../../chain/index.js';
 import { engineOf, findBlockByHash } from '../block-ref.js';
 import type { HandlerContext } from '../../rpc/context.js';
-import { formatLog } from '../format/index.js';
 import { readsOf } from '../fork-history.js';
 import { logQueryOf, rpcErrorOf } from './log-filter.js';
 
@@ -12,11 +12,12 @@ import { logQueryOf, rpcErrorOf } from './log-filter.js';
  */
 export async function eth_getLogs([filter]: EthGetLogsParams, ctx: HandlerContext): Promise<EthGetLogsResult> {
   const engine = engineOf(ctx);
-  return readsOf(ctx).logs(filter, logQueryOf(engine, filter), async (query) => {
+  const query = logQueryOf(engine, filter);
+  const local = async (query: LogQuery): Promise<Log[]> => {
     // A block whose receipts are not backfilled yet has no logs known (the range check is the query's own).
     if ('blockHash' in query && engine.chain.history.frontier() !== undefined)
       await findBlockByHash(engine, filter.blockHash!);
-    const logs = await engine.logs.queries.queryLogs(query).catch(rpcErrorOf);
-    return logs.map(formatLog);
-  });
+    return engine.logs.queries.queryLogs(query).catch(rpcErrorOf);
+  };
+  return readsOf(ctx).logs(filter, query, local);
 }

@@ -6,5 +6,6 @@
 export { formatBlock, formatUncle, type BlockTransactions } from './block.js';
 export { formatCheckpoint } from './checkpoint.js';
 export { formatLog } from './log.js';
+export { logJson, logsJson } from './log-json.js';
 export { firstLogIndexOf, formatBlockReceipts, formatReceipt } from './receipt.js';
 export { formatTransaction, type TxPosition } from './transaction.js';
