@@ -6,7 +6,9 @@ const transport =
   'Transport-bound: these calls do almost no work, so the HTTP stack is the ceiling. Measured (`npm run bench`, ' +
   'bench/results/latest.md): plain JSON-RPC calls now run at ~1.0 of a bare node:http echo on this machine, so ' +
   'node:http itself is the ceiling, while Ganache serves through native uWebSockets (performance-notes: ~41k req/s ' +
-  'vs ~13k for node:http). Closing it needs a different transport (e.g. uWebSockets.js), a design change.';
+  'vs ~13k for node:http). Since 2026-12-07 a plain POST / over HTTP/1.1 keep-alive is read and answered straight ' +
+  'from the socket (src/server/fast-http.ts; anything else goes to node:http): server CPU per eth_blockNumber ' +
+  '0.196 -> 0.160 ms in an A/B at load (bench/results/rpc-path.md).';
 
 const evm =
   'Issue 40: calls run on a worker thread (exec.workers, default cores - 1) over the block state read through the ' +
@@ -44,7 +46,9 @@ const perBlock =
   'Per warm ERC-20 transfer on the main thread (2026-12-07, bench/results/transfer-server-time.md round 14): ' +
   'assembly 1.25-1.5 ms (EVM 0.65-0.74, flush and roots 0.39-0.49), import 0.57-0.61 (head switch 0.23), pool ' +
   'admission 0.35, pool refresh 0.17; the one-buffer RLP encoder took ~5% off; the seal-check worker still spends ' +
-  "2.4-2.9 ms per transfer (the library's own runTx and state flush).";
+  "2.4-2.9 ms per transfer (the library's own runTx and state flush). Since then the worker sets one checkpoint " +
+  'per block and gets runs of ~4-8 blocks when transfers come one after another: 2.33 -> 2.07 ms per check ' +
+  "(bench/results/seal-check.md round 2; ~80% of what is left is the library's execution, which the rule keeps).";
 
 const sealing =
   "Issue 40: the dev miner's assembly VM runs the call VMs' narrower library internals (exec/call-frames.ts: CALL " +
@@ -54,8 +58,11 @@ const sealing =
   "Hardhat (one 60M block against our two 30M blocks) and Anvil: bench/burst-row.ts puts the row's main thread at " +
   "400-530 ms CPU under load, of which the EVM's frames and steps ~43%, runTx's own awaits and checks ~10%, GC " +
   '~8%, receipts and roots ~7%; V8 compiles on its threads during the first bursts (main-thread CPU 830 -> 340 ms ' +
-  'over four bursts), and the row times three. Next: a lean SSTORE (the library pads words with spread arrays, ~5%) ' +
-  'and a synchronous runTx.';
+  'over four bursts), and the row times three. Then (2026-12-07 afternoon) SLOAD/SSTORE as whole lane steps, ' +
+  'KECCAK256 and LOG without hex strings, the environment readers without awaits, a bloom-position memo: ' +
+  'main-thread CPU per 1,000 sealed 210 -> 160 ms in process (36 alternating runs, bench/seal-burst.ts), 290 -> 250 ' +
+  'in the node (bench/burst-row.ts); lean-storage.test.ts compares random programs with the library. Next: a ' +
+  'synchronous runTx (runTx and runCall are now the largest allocators, ~12 KiB a transfer).';
 
 const ceiling =
   "A reference row, not node work: the harness's fetch client making sequential HTTP/1.1 calls that do nothing, so " +
@@ -78,7 +85,10 @@ const fewLogs =
   'CPU per query 1.7-1.8 -> 1.1-1.3 ms at load, all threads 2.8-3.0 -> 1.5-2.0 ms; bench/logs-after-build.ts). ' +
   'What is left per query: the scan ~0.14 ms, formatting ~0.07, the socket write ~0.22, GC ~0.12, then the HTTP ' +
   "path; the first queries also meet the build's garbage (a full collection right after it) and its last seal " +
-  'checks. The five timed queries spread widely; the same tree read 2.3 and 3.1 ms in two runs after the report.';
+  'checks. Then (2026-12-07 afternoon) a block-log cache by block hash (8,192 logs, chain/logs/block-log-cache.ts) ' +
+  "with each log's JSON bytes kept beside it and the answer written as one reused buffer: server CPU per steady " +
+  'query 0.43 -> 0.34 ms (paired, bench/logs-steady-ab.ts), garbage 54.6 -> 32.3 KiB a query, and the socket fast ' +
+  'path under it. About 1.1 ms of a ~1.5 ms query is the harness client; the five timed queries spread widely.';
 
 const manyLogs =
   'Measured (issue 16): with the block and receipt caches at 256 entries, the 100 matching blocks are read from ' +
