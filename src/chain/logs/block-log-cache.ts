@@ -12,6 +12,7 @@
  * Bounded by the logs held (a block without logs counts as one): past `maxLogs`, the least recently used blocks go.
  * A block with more logs than the whole bound is not held.
  */
+import { hexKey } from '../db/hex-key.js';
 import type { Log } from './types.js';
 
 /**
@@ -20,10 +21,8 @@ import type { Log } from './types.js';
  */
 export const DEFAULT_MAX_CACHED_LOGS = 8192;
 
-const keyOf = (hash: Uint8Array) => Buffer.from(hash.buffer, hash.byteOffset, hash.byteLength).toString('latin1');
-
 export class BlockLogCache {
-  /** Logs by block hash (latin1), least recently used first (a hit moves its block to the end). */
+  /** Logs by block hash (hexKey), least recently used first (a hit moves its block to the end). */
   readonly #blocks = new Map<string, readonly Log[]>();
   #held = 0;
 
@@ -38,7 +37,7 @@ export class BlockLogCache {
   }
 
   get(blockHash: Uint8Array): readonly Log[] | undefined {
-    const key = keyOf(blockHash);
+    const key = hexKey(blockHash);
     const logs = this.#blocks.get(key);
     if (logs !== undefined) {
       this.#blocks.delete(key);
@@ -51,7 +50,7 @@ export class BlockLogCache {
   set(blockHash: Uint8Array, logs: readonly Log[]): void {
     const weight = Math.max(1, logs.length);
     if (weight > this.maxLogs) return;
-    const key = keyOf(blockHash);
+    const key = hexKey(blockHash);
     const previous = this.#blocks.get(key);
     if (previous !== undefined) {
       this.#blocks.delete(key);
