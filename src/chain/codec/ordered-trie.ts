@@ -5,6 +5,7 @@
  * encoded into one buffer (rlp-encode.ts), not into an array per level and their concatenation.
  */
 import { RLP } from '@ethereumjs/rlp';
+import { mapPacked } from '../base/packed-map.js';
 import { encodeRlp, type RlpItem } from './rlp-encode.js';
 
 type Item = { readonly nibbles: Uint8Array; readonly value: Uint8Array };
@@ -39,7 +40,7 @@ export function orderedTrieRoot(
   values: readonly Uint8Array[],
   keccak256: (data: Uint8Array) => Uint8Array,
 ): Uint8Array {
-  const items: Item[] = values.map((value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }));
+  const items: Item[] = mapPacked(values, (value, i) => ({ nibbles: toNibbles(RLP.encode(i)), value }));
   items.sort((a, b) => compareNibbles(a.nibbles, b.nibbles));
   if (items.length === 0) return keccak256(RLP.encode(new Uint8Array(0)));
   return keccak256(encodeRlp(build(items, 0, items.length, 0)));

@@ -7,6 +7,7 @@ import type { Common } from '@ethereumjs/common';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { RLP } from '@ethereumjs/rlp';
 import { bytesToBigInt, concatBytes } from '@ethereumjs/util';
+import { mapPacked } from '../base/packed-map.js';
 import { unpaddedBytes, unpaddedNumberBytes } from '../base/unpadded-bytes.js';
 import { Bloom } from '@ethereumjs/vm';
 import { keccak256 } from '../base/crypto.js';
@@ -77,11 +78,11 @@ export function combineBlooms(blooms: readonly Uint8Array[]): Uint8Array {
 }
 
 export function receiptsRoot(receipts: readonly TxReceipt[], common?: Common): Uint8Array {
-  return orderedTrieRoot(receipts.map(encodeConsensusReceipt), common?.customCrypto.keccak256 ?? keccak256);
+  return orderedTrieRoot(mapPacked(receipts, encodeConsensusReceipt), common?.customCrypto.keccak256 ?? keccak256);
 }
 
 export function transactionsRoot(txs: readonly TypedTransaction[], common?: Common): Uint8Array {
-  return orderedTrieRoot(txs.map(txBytes), common?.customCrypto.keccak256 ?? keccak256);
+  return orderedTrieRoot(mapPacked(txs, txBytes), common?.customCrypto.keccak256 ?? keccak256);
 }
 
 /** Storage form: [type, statusOrRoot, cumulativeGas, logs, from, contractAddress | empty, gasUsed]. */

@@ -6,6 +6,7 @@
  * here). Transactions are frozen (their fields cannot change), so the bytes can be kept beside them.
  */
 import { RLP } from '@ethereumjs/rlp';
+import { mapPacked } from '../base/packed-map.js';
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
 
@@ -33,7 +34,7 @@ export function noteTxBytes(tx: TypedTransaction, bytes: Uint8Array): void {
  * (EIP-2718) an RLP byte string holding `type || payload`.
  */
 export function encodeTransactionList(txs: readonly TypedTransaction[]): Uint8Array {
-  return rlpList(txs.map((tx) => (tx.type === 0 ? txBytes(tx) : RLP.encode(txBytes(tx)))));
+  return rlpList(mapPacked(txs, (tx) => (tx.type === 0 ? txBytes(tx) : RLP.encode(txBytes(tx)))));
 }
 
 /**

@@ -3,6 +3,7 @@
  * engine's seams (engine-types.ts).
  */
 import type { Common } from '@ethereumjs/common';
+import { mapPacked } from '../base/packed-map.js';
 import type { NetworkDefinition } from '../networks/types.js';
 import { blockRewards, expectedDifficulty, headerErrors, type ChainRules as ConsensusRules } from '../rules/index.js';
 import { evmRulesAt, txRulesAt } from '../rules/evmRules.js';
@@ -50,12 +51,12 @@ export function engineRules(opts: RulesAdapterOptions): ChainRules {
       const r = blockRewards(
         consensus.rewards,
         header.number,
-        uncles.map((u) => ({ number: u.number })),
+        mapPacked(uncles, (u) => ({ number: u.number })),
       );
-      return [
-        { address: header.coinbase.bytes, amount: r.miner },
-        ...uncles.map((u, i) => ({ address: u.coinbase.bytes, amount: r.uncles[i] })),
-      ];
+      const credits = [{ address: header.coinbase.bytes, amount: r.miner }];
+      for (let i = 0; i < uncles.length; i++)
+        credits.push({ address: uncles[i]!.coinbase.bytes, amount: r.uncles[i]! });
+      return credits;
     },
   };
 }

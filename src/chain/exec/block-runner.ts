@@ -12,6 +12,7 @@ import type { Common, StateManagerInterface } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { createVM, runTx, type VM } from '@ethereumjs/vm';
+import { mapPacked } from '../base/packed-map.js';
 import type { RewardCredit } from '../rules/engine-types.js';
 import { openState, type OpenedState } from '../state/state-view.js';
 import type { BufferedTrieDB, TrieNodeStore } from '../state/trie-db.js';
@@ -272,7 +273,7 @@ export class BlockRunner {
       gasUsed: this.gasUsed,
       stateRoot,
       receiptsRoot: receiptsRoot(this.receipts, this.input.common),
-      logsBloom: combineBlooms(this.receipts.map((r) => r.logsBloom)),
+      logsBloom: combineBlooms(mapPacked(this.receipts, (r) => r.logsBloom)),
       stateWrites: this.opened.buffer,
       state: this.opened,
     };

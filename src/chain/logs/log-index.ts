@@ -17,6 +17,7 @@
  * The index must be written from genesis on: a block stored without its entries is invisible to
  * indexed queries.
  */
+import { mapPacked } from '../base/packed-map.js';
 import type { WriteOp } from '../db/chain-db.js';
 import type { CompiledCriteria } from './match.js';
 import type { ReceiptWithLogs } from './types.js';
@@ -84,14 +85,16 @@ function blockKeys(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]):
       });
     }
   }
-  return [...prefixes.values()].map((p) => concat(p, suffix));
+  const keys: Uint8Array[] = [];
+  for (const p of prefixes.values()) keys.push(concat(p, suffix));
+  return keys;
 }
 
 const EMPTY = new Uint8Array(0);
 
 /** The index entries of a newly stored block, for the engine's per-block write batch. */
 export function indexWrites(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]): WriteOp[] {
-  return blockKeys(block, receipts).map((key) => ({ type: 'put', key, value: EMPTY }));
+  return mapPacked(blockKeys(block, receipts), (key): WriteOp => ({ type: 'put', key, value: EMPTY }));
 }
 
 /**
@@ -99,7 +102,7 @@ export function indexWrites(block: IndexableBlock, receipts: readonly ReceiptWit
  * stored side-chain blocks or rebuilding the index.
  */
 export function unindexWrites(block: IndexableBlock, receipts: readonly ReceiptWithLogs[]): WriteOp[] {
-  return blockKeys(block, receipts).map((key) => ({ type: 'del', key }));
+  return mapPacked(blockKeys(block, receipts), (key): WriteOp => ({ type: 'del', key }));
 }
 
 /** One posting of the log index, decoded from its key (`logIndexEntries`). */
