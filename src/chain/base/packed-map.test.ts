@@ -1,6 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { mapPacked } from './packed-map.js';
+import { emptyObjectArray, mapPacked } from './packed-map.js';
 
 /**
  * V8's own verdicts, through its natives syntax (parsed only in functions compiled after the flag is set):
@@ -43,5 +43,16 @@ describe('mapPacked', () => {
     expect(status & TURBOFANNED).not.toBe(0);
     expect(sameMap(first, optimised)).toBe(true);
     expect(sameMap(first, viaPacked([]))).toBe(true);
+  });
+
+  it("gives a fresh instance's field the map its predecessor's array has after holding objects", () => {
+    class Journal {
+      readonly entries = emptyObjectArray<{ n: number }>();
+    }
+    const old = new Journal();
+    for (let i = 0; i < 100; i++) old.entries.push({ n: i });
+    old.entries.length = 0;
+    expect(sameMap(new Journal().entries, old.entries)).toBe(true);
+    expect(new Journal().entries).toEqual([]);
   });
 });

@@ -13,3 +13,16 @@ export function mapPacked<T, U>(xs: readonly T[], f: (x: T, i: number) => U): U[
   for (let i = 0; i < xs.length; i++) out.push(f(xs[i]!, i));
   return out;
 }
+
+/**
+ * An empty array already of the object element kind, for a field of a long-lived object that hot code fills and
+ * empties. A `[]` in a constructor or field initializer runs too rarely to have V8's allocation feedback, so each new
+ * instance's array starts with small-integer elements, and code optimised on the old instance's array (objects) is
+ * deoptimised by the first fresh one: the miner's flat state renewed after 30M gas (warm-state.ts) did that to the
+ * journal's `checkpoint` and `putAccount` (bench/results/transfer-server-time.md, round 15).
+ */
+export function emptyObjectArray<T extends object>(): T[] {
+  const out: (T | undefined)[] = [undefined];
+  out.pop();
+  return out as T[];
+}

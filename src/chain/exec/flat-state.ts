@@ -19,6 +19,7 @@ import { Account, type Address, equalsBytes, KECCAK256_RLP, unpadBytes } from '@
 import type { FlatAccountChange, FlatChanges, FlatLeafChange } from '../db/flat-changes.js';
 import { hexKey } from '../db/hex-key.js';
 import { keccak256 } from '../base/crypto.js';
+import { emptyObjectArray } from '../base/packed-map.js';
 import type { ChainStateManager } from '../state/state-view.js';
 import { FlatOriginalStorage } from './flat-original-storage.js';
 
@@ -75,7 +76,7 @@ export class FlatState implements StateManagerInterface {
   private readonly accounts = new Map<string, AccountEntry>();
   private readonly storage = new Map<string, StorageEntry>();
   private readonly code = new Map<string, Uint8Array>();
-  private readonly journal: Undo[] = [];
+  private readonly journal: Undo[] = emptyObjectArray<Undo>();
   /** Journal length at each open checkpoint. */
   private readonly checkpoints: number[] = [];
   /** Journal entries below this index are in the backing already (see `undo`). */
