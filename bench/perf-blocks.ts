@@ -112,7 +112,8 @@ const samples: Sample[] = [];
 let current: Sample | undefined;
 for (const line of script.split('\n')) {
   if (line.trim() === '') continue;
-  if (!/^\s/.test(line)) {
+  // A sample's first line is its thread id (padded with spaces); its frames follow, each indented with a tab.
+  if (/^ *\d+ *$/.test(line)) {
     current = { tid: Number(line.trim().split(/\s+/)[0]), frames: [] };
     samples.push(current);
     continue;
