@@ -28,6 +28,8 @@ const { values } = parseArgs({
     heap: { type: 'string' },
     /** --rpc: node flags for the node process, space-separated (e.g. "--single-threaded-gc"). */
     'node-flags': { type: 'string', default: '' },
+    /** --rpc: extra svc-node settings, space-separated (e.g. "--db.write-buffer-size 33554432"). */
+    'node-args': { type: 'string', default: '' },
     repo: { type: 'string', default: fileURLToPath(new URL('../', import.meta.url)) },
   },
 });
@@ -110,6 +112,7 @@ async function overRpc(run: number, dataDir: string): Promise<void> {
       dataDir,
       '--log-level',
       'warn',
+      ...values['node-args'].split(' ').filter(Boolean),
     ],
     {
       cwd: values.repo,

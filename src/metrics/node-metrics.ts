@@ -12,6 +12,7 @@ import type { Registry } from 'prom-client';
 import type { BlockImportedEvent, ReorgEvent, ChainEngine, MinedBlock } from '../chain/index.js';
 import type { SvcNode } from '../node/node.js';
 import type { DispatchObserver } from '../rpc/observer.js';
+import { BlockStats } from './block-stats.js';
 import { CachedDirectorySize } from './dir-size.js';
 import { RpcStats } from './rpc-stats.js';
 
@@ -56,18 +57,20 @@ function processMetrics({ Registry, collectDefaultMetrics }: PromClient): Regist
 /**
  * prom-client (some 180 modules with its OpenTelemetry dependency) is not loaded at start-up, where it would delay
  * the first answer: the registry is built at the first scrape, the first block event or this long after the
- * metrics are created, whichever comes first. Block events before it is built are kept and counted then, and the
- * RPC statistics never needed it (rpc-stats.ts), so every figure is the same as with an eager registry; only the
- * runtime metrics (GC, event-loop lag) start observing at that moment.
+ * metrics are created, whichever comes first. Reorganisations before it is built are kept and counted then, and the
+ * block and RPC statistics never needed it (block-stats.ts, rpc-stats.ts), so every figure is the same as with an
+ * eager registry; only the runtime metrics (GC, event-loop lag) start observing at that moment.
  */
 const REGISTRY_DELAY_MS = 5000;
 
 export function createNodeMetrics(node: SvcNode): NodeMetrics {
   let websocket: WebSocketStats | undefined;
   const rpc = new RpcStats(RPC_BUCKETS);
-  let early: Array<{ imported: BlockImportedEvent } | { sealed: MinedBlock } | { reorg: ReorgEvent }> | undefined = [];
+  // Counted from the start (plain numbers, block-stats.ts); the first block event also builds the registry.
+  const blocks = new BlockStats(IMPORT_BUCKETS, SEAL_BUCKETS);
+  let early: Array<{ reorg: ReorgEvent }> | undefined = [];
   let onImported = (event: BlockImportedEvent) => {
-    early?.push({ imported: event });
+    blocks.imported(event.status, event.durationMs / 1000);
     void built();
   };
   let onReorg = (event: ReorgEvent) => {
@@ -75,7 +78,7 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
     void built();
   };
   let onSealed = (block: MinedBlock) => {
-    early?.push({ sealed: block });
+    blocks.sealed(block.sealMs === undefined ? undefined : block.sealMs / 1000);
     void built();
   };
   // Test mode swaps engines (test_setChainParams): follow whichever engine is attached, re-hooking on change.
@@ -113,7 +116,7 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
   timer.unref();
 
   function buildRegistry(prom: PromClient): Registry {
-    const { Counter, Gauge, Histogram, Registry } = prom;
+    const { Counter, Gauge, Registry } = prom;
     const registry = new Registry();
     const registers = [registry];
     const datadirSize = new CachedDirectorySize(node.config.datadir);
@@ -238,31 +241,8 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
       },
     });
 
-    const imports = new Counter({
-      name: 'svc_blocks_imported_total',
-      help: 'Blocks stored by import, as the new head or on a side chain',
-      labelNames: ['status'],
-      registers,
-    });
-    // Both series exist from the start, so that rate() and increase() see the first import.
-    for (const status of ['head', 'side']) imports.inc({ status }, 0);
-    const importTime = new Histogram({
-      name: 'svc_block_import_duration_seconds',
-      help: 'Time to check, execute and store one block',
-      buckets: IMPORT_BUCKETS,
-      registers,
-    });
-    const mined = new Counter({
-      name: 'svc_blocks_mined_total',
-      help: 'Blocks this node sealed and imported',
-      registers,
-    });
-    const sealTime = new Histogram({
-      name: 'svc_block_seal_duration_seconds',
-      help: 'Time the miner spent assembling and sealing one block',
-      buckets: SEAL_BUCKETS,
-      registers,
-    });
+    // Both import series exist from the start, so that rate() and increase() see the first import.
+    blocks.register(registry);
 
     // A switch to another branch, as geth's chain/reorg meters count it; a rewind (evm_revert, debug_setHead)
     // drops blocks without adding any and is not one. The log line says the same, but a monitor cannot alert on it.
@@ -279,24 +259,14 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
 
     rpc.register(registry);
 
-    onImported = (event: BlockImportedEvent) => {
-      imports.inc({ status: event.status });
-      importTime.observe(event.durationMs / 1000);
-    };
-    onSealed = (block: MinedBlock) => {
-      mined.inc();
-      if (block.sealMs !== undefined) sealTime.observe(block.sealMs / 1000);
-    };
+    onImported = (event: BlockImportedEvent) => blocks.imported(event.status, event.durationMs / 1000);
+    onSealed = (block: MinedBlock) => blocks.sealed(block.sealMs === undefined ? undefined : block.sealMs / 1000);
     onReorg = (event: ReorgEvent) => {
       if (event.added.length === 0) return;
       reorgs.inc();
       reorgDropped.inc(event.dropped.length);
     };
-    for (const event of early ?? []) {
-      if ('imported' in event) onImported(event.imported);
-      else if ('reorg' in event) onReorg(event.reorg);
-      else onSealed(event.sealed);
-    }
+    for (const event of early ?? []) onReorg(event.reorg);
     early = undefined;
     if (closed) registry.clear();
     return registry;

@@ -41,8 +41,14 @@ export class HeaderRun {
   private items: Uint8Array[] = [];
   /** Copies are proven equal to the library's (false: every header is the library's). */
   private proven: boolean | undefined;
-  /** Headers this run copied, with their encoding once asked. */
-  private readonly made = new WeakMap<BlockHeader, Uint8Array | undefined>();
+  /**
+   * The latest header this run copied, and its encoding once asked: the chunk encodes each header right after it is
+   * made; any other header is encoded by the library, to the same bytes. (A WeakMap of every copy cost an ephemeron
+   * entry per block, which each scavenge then processed: ~1 µs a block in the main thread's CPU samples of the seal
+   * step, bench/perf-blocks.ts, and less of its scavenging.)
+   */
+  private latest: BlockHeader | undefined;
+  private latestBytes: Uint8Array | undefined;
 
   /** `build` is the library's constructor for these headers; `base` the fields every header of the run shares. */
   constructor(
@@ -63,22 +69,18 @@ export class HeaderRun {
     const encoding = this.encodingOf(copy);
     this.proven = sameHeader(copy, library, encoding);
     if (!this.proven) return library;
-    this.made.set(copy, encoding);
+    this.latestBytes = encoding;
     return copy;
   }
 
   /**
-   * The header's RLP encoding: without the library's `serialize` for a copy this run made, in bytes from `allocate`
-   * (a chunk's arena, db/record-arena.ts) when given.
+   * The header's RLP encoding: without the library's `serialize` for the latest copy this run made, in bytes from
+   * `allocate` (a chunk's arena, db/record-arena.ts) when given.
    */
   serialize(header: BlockHeader, allocate?: (length: number) => Uint8Array): Uint8Array {
-    if (!this.made.has(header)) return header.serialize();
-    let bytes = this.made.get(header);
-    if (bytes === undefined) {
-      bytes = this.encodingOf(header, allocate);
-      this.made.set(header, bytes);
-    }
-    return bytes;
+    if (header !== this.latest) return header.serialize();
+    this.latestBytes ??= this.encodingOf(header, allocate);
+    return this.latestBytes;
   }
 
   private library(fields: RunFields, asTemplate: boolean): BlockHeader {
@@ -104,7 +106,8 @@ export class HeaderRun {
     copy.cache = { hash: undefined };
     if (Object.isFrozen(template)) Object.freeze(copy);
     const header = copy as unknown as BlockHeader;
-    this.made.set(header, undefined);
+    this.latest = header;
+    this.latestBytes = undefined;
     return header;
   }
 

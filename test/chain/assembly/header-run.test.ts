@@ -93,4 +93,15 @@ describe('HeaderRun', () => {
         bytesToHex(plain({ ...base, ...fieldsAt(i, 10n, 1000n) }).serialize()),
       );
   });
+
+  it("encodes an earlier copy as the library does, not with the latest copy's bytes", () => {
+    const run = new HeaderRun(plain, base);
+    const made = Array.from({ length: 6 }, (_, i) => run.header(fieldsAt(i, 300n, 70_000n)));
+    expect(run.copying).toBe(true);
+    // The latest first (the run's own encoding), then the earlier ones (the library's), then the latest again.
+    for (const i of [5, 0, 1, 2, 3, 4, 5])
+      expect(bytesToHex(run.serialize(made[i]))).toBe(
+        bytesToHex(plain({ ...base, ...fieldsAt(i, 300n, 70_000n) }).serialize()),
+      );
+  });
 });
