@@ -3,8 +3,10 @@
  * its sender's nonce and balance read again) runs after the answer is written (txpool/settle.ts, TxPool.onBlockAdded).
  * Whatever the client asks next must still see all of it: here the next requests are pipelined behind the send on one
  * connection, the tightest a client can follow (the fast path has them before the answer is even written).
+ * The second case signs its transaction here, so its receipt and logs can be asked for by hash behind it.
  */
 import { connect, type Socket } from 'node:net';
+import { keccak256, Wallet } from 'ethers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNTS } from '../../src/chain/networks/devAccounts.js';
 import { startNode, type NodeProcess } from '../helpers/node-process.js';
@@ -68,6 +70,42 @@ describe('requests right behind an automined send', () => {
       expect(latest!.result).toBe(`0x${(round + 1).toString(16)}`);
       expect(content!.result).toEqual({ pending: {}, queued: {} });
       expect((block!.result as { transactions: string[] }).transactions).toEqual([sent!.result]);
+    }
+  });
+
+  it('see the receipt and the logs of a signed send, pipelined on its connection', async () => {
+    const wallet = new Wallet(DEV_ACCOUNTS[9]!.privateKey);
+    // A creation whose constructor logs one word (LOG0 of 0x…2a) and leaves no code.
+    const data = '0x602a60005260206000a000';
+    for (let nonce = 0; nonce < 3; nonce++) {
+      const raw = await wallet.signTransaction({
+        nonce,
+        to: null,
+        data,
+        gasLimit: 100_000,
+        gasPrice: 10n ** 9n,
+        chainId: 1337,
+      });
+      const hash = keccak256(raw);
+      const socket = await new Promise<Socket>((resolve) => {
+        const s = connect(node.port, '127.0.0.1', () => resolve(s));
+      });
+      const got = answers(socket, 4);
+      socket.write(
+        request(1, 'eth_sendRawTransaction', [raw]) +
+          request(2, 'eth_getTransactionReceipt', [hash]) +
+          request(3, 'eth_getLogs', [{ fromBlock: 'latest', toBlock: 'latest' }]) +
+          request(4, 'eth_getTransactionCount', [wallet.address, 'pending']),
+      );
+      const [sent, receipt, logs, pending] = await got;
+      socket.destroy();
+      expect(sent!.result).toBe(hash);
+      const r = receipt!.result as { status: string; logs: { data: string }[]; blockNumber: string };
+      expect(r.status).toBe('0x1');
+      expect(r.logs.map((l) => l.data)).toEqual([`0x${'2a'.padStart(64, '0')}`]);
+      const found = logs!.result as { transactionHash: string; data: string }[];
+      expect(found.map((l) => [l.transactionHash, l.data])).toEqual([[hash, `0x${'2a'.padStart(64, '0')}`]]);
+      expect(pending!.result).toBe(`0x${(nonce + 1).toString(16)}`);
     }
   });
 });
