@@ -247,9 +247,11 @@ class FastConnection {
   };
 
   private readonly answered = (answer: RpcHttpAnswer): void => {
-    this.busy = false;
     this.write(answer);
-    this.readOn();
+    // A request read meanwhile (pipelined) is answered on a later turn, as node:http answers one once the last is
+    // written: work an answer leaves for after it (the pool's refresh after an automined send) is done by then.
+    if (this.pending !== undefined) setImmediate(this.drained);
+    else this.drained();
   };
 
   private readonly failed = (err: unknown): void => {

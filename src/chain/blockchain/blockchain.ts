@@ -435,11 +435,10 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     const result = await this.importer.importBlock(block, opts);
     this.pruning?.noteImported(result);
     if (result.status !== 'known' && this.listenerCount('blockImported') > 0) {
-      this.emit('blockImported', {
-        block: result.block,
-        status: result.status,
-        durationMs: performance.now() - started,
-      });
+      const event = { block: result.block, status: result.status, durationMs: performance.now() - started };
+      // Its listeners (metrics, the activity log) count and log; a send's answer need not wait for them: once the
+      // promise jobs under way have run (the answer is written from one), before the event loop reads on.
+      process.nextTick(() => this.emit('blockImported', event));
     }
     return result;
   }

@@ -247,6 +247,8 @@ export class ChainEngine {
     this.chain.on('newHead', (block: Block) => {
       // An empty block on an empty pool (each block of a bulk run) leaves nothing to refresh or to wait for.
       if (block.transactions.length === 0 && this.pool.noteEmptyHead()) return;
+      // Sends waiting for this block answer first; the pool's refresh runs once the answers are written.
+      this.settle.onHead(block.transactions);
       this.trackPoolSync(this.pool.onBlockAdded(block.transactions));
     });
   }

@@ -79,8 +79,10 @@ export function describeDifferences(differences: readonly SealDifference[], max 
 }
 
 interface Pending {
-  readonly job: SealCheckJob;
+  readonly id: number;
   readonly subject: SealCheckSubject;
+  /** Built when the block is posted (`jobOf`), after the answer the import was for: the parts are immutable. */
+  job: SealCheckJob | undefined;
 }
 
 /** A worker that dies this many times in a row leaves checks failing with an error (never a silent pass). */
@@ -104,7 +106,8 @@ const MAX_HELD = 8;
 export class SealChecker {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
-  private readonly outbox: SealCheckJob[] = [];
+  /** Held blocks, oldest first. */
+  private readonly outbox: Pending[] = [];
   private holdTimer: NodeJS.Timeout | undefined;
   /** When the oldest held block was submitted (performance.now()). */
   private heldSince = 0;
@@ -145,26 +148,13 @@ export class SealChecker {
   /** Queues `subject`'s block for its check; never waits (`room` is where the miner waits). */
   submit(subject: SealCheckSubject): void {
     if (this.closed) return;
-    const { block } = subject;
-    const impersonated: [number, Uint8Array][] = [];
-    block.transactions.forEach((tx, i) => {
-      const sender = impersonatedSenderOf(tx);
-      if (sender !== undefined) impersonated.push([i, sender.bytes]);
-    });
-    const job: SealCheckJob = compact({
-      id: this.nextId++,
-      header: headerBytesOf(block.header),
-      // The bytes the pool kept (tx-bytes.ts): `serialize()` would encode each transaction once more.
-      txs: block.transactions.map(txBytes),
-      impersonated,
-      parentRoot: subject.parentRoot,
-      rewards: subject.rewards,
-      receipts: subject.receipts.map(sealedReceipt),
-    });
-    this.pending.set(job.id, { job, subject });
+    // The job's bytes are made when it is posted (a timer or an immediate, or `room`), not here on the import's way
+    // to the send's answer: ~50 µs a block on the main thread's critical path (results/transfer-server-time.md).
+    const entry: Pending = { id: this.nextId++, subject, job: undefined };
+    this.pending.set(entry.id, entry);
     // Held while blocks keep coming (a client sending transaction after transaction), then posted as one run: a
     // worker woken per block competes with the answer path for a core and pays a message and a state reset each time.
-    this.outbox.push(job);
+    this.outbox.push(entry);
     const now = performance.now();
     if (this.outbox.length === 1) this.heldSince = now;
     if (this.outbox.length >= this.heldAtMost || now - this.heldSince >= HOLD_MAX_MS) {
@@ -189,8 +179,8 @@ export class SealChecker {
     if (this.flushSoon !== undefined) clearImmediate(this.flushSoon);
     this.holdTimer = this.flushSoon = undefined;
     if (this.closed) return;
-    const jobs = this.outbox.splice(0).filter((job) => this.pending.has(job.id));
-    if (jobs.length > 0) this.send(jobs);
+    const held = this.outbox.splice(0).filter((entry) => this.pending.has(entry.id));
+    if (held.length > 0) this.send(held.map(jobOf));
   }
 
   /** Resolves once fewer than `lag` blocks wait for a verdict; rejects once a block failed its check. */
@@ -335,7 +325,7 @@ export class SealChecker {
     if (this.pending.size === 0) return;
     if (++this.restarts <= MAX_RESTARTS) {
       this.outbox.length = 0;
-      this.send([...this.pending.values()].map((p) => p.job));
+      this.send([...this.pending.values()].map(jobOf));
       return;
     }
     for (const { subject } of this.pending.values()) {
@@ -350,6 +340,28 @@ export class SealChecker {
     for (const resolve of this.roomWaiters.splice(0)) resolve();
     if (this.pending.size === 0 || this.closed) for (const resolve of this.drainWaiters.splice(0)) resolve();
   }
+}
+
+/** What the worker gets for `entry`'s block, made once (a restarted worker is sent it again). */
+function jobOf(entry: Pending): SealCheckJob {
+  if (entry.job !== undefined) return entry.job;
+  const { block } = entry.subject;
+  const impersonated: [number, Uint8Array][] = [];
+  block.transactions.forEach((tx, i) => {
+    const sender = impersonatedSenderOf(tx);
+    if (sender !== undefined) impersonated.push([i, sender.bytes]);
+  });
+  entry.job = compact({
+    id: entry.id,
+    header: headerBytesOf(block.header),
+    // The bytes the pool kept (tx-bytes.ts): `serialize()` would encode each transaction once more.
+    txs: block.transactions.map(txBytes),
+    impersonated,
+    parentRoot: entry.subject.parentRoot,
+    rewards: entry.subject.rewards,
+    receipts: entry.subject.receipts.map(sealedReceipt),
+  });
+  return entry.job;
 }
 
 function sealedReceipt(r: TxReceipt): SealedReceipt {

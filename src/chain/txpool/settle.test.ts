@@ -53,6 +53,8 @@ describe('ChainEngine.submit on an automining dev engine', () => {
       expect(inHead(engine, submitted.hash)).toBe(false);
       await submitted.settled;
       expect(inHead(engine, submitted.hash)).toBe(true);
+      // The pool's refresh for the block follows the answer (test/server/send-answer-order.test.ts over the wire).
+      await engine.poolInStep();
       expect(engine.pool.has(submitted.hash)).toBe(false);
     }
   });

@@ -1,8 +1,11 @@
 /**
- * The dev chain's answer to a send: with the miner automining, a send answers once its transaction has left the
- * pool (normally: its block is the head), as Hardhat and Anvil do. A client that polls for the receipt right after
- * the send, or waits for the next block number, must not race the sealing (ethers' `tx.wait()` would otherwise wait
- * forever for a block that automine never seals). The engine owns one `PoolSettle` and decides when it applies.
+ * The dev chain's answer to a send: with the miner automining, a send answers once its block is the head (or it left
+ * the pool otherwise: replaced, dropped, left out as stuck), as Hardhat and Anvil do. A client that polls for the
+ * receipt right after the send, or waits for the next block number, must not race the sealing (ethers' `tx.wait()`
+ * would otherwise wait forever for a block that automine never seals). The engine owns one `PoolSettle` and decides
+ * when it applies, and tells it of each head (`onHead`): the answer is written before the pool's refresh for that
+ * block, which runs right after it, before any request read later (TxPool.onBlockAdded; in process, callers that
+ * read the pool after `settled` await `ChainEngine.poolInStep()` first).
  */
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { bytesToHex } from '@ethereumjs/util';
@@ -49,6 +52,14 @@ export class PoolSettle {
     return { ...added, settled: watcher.wait(bytesToHex(added.hash)).finally(() => watcher.cancel()) };
   }
 
+  /**
+   * A block holding `transactions` became the head: their sends answer now, before the pool's refresh (which runs
+   * once the promise jobs under way, the answers among them, have run: TxPool.onBlockAdded).
+   */
+  onHead(transactions: readonly TypedTransaction[]): void {
+    if (this.#watch?.idle === false) for (const tx of transactions) this.#watch.left(bytesToHex(tx.hash()));
+  }
+
   /** Made on the first automined send: a node that never automines adds no pool listener. */
   private watch(): PoolExitWatch {
     this.#watch ??= new PoolExitWatch(this.pool);
@@ -69,15 +80,22 @@ class PoolExitWatch {
   readonly #pending = new Set<Watcher>();
 
   constructor(pool: Pick<TxPool, 'on'>) {
-    const settled = (hashHex: string) => {
-      for (const watcher of this.#pending) watcher.saw(hashHex);
-      const watchers = this.#watched.get(hashHex);
-      if (watchers !== undefined) for (const watcher of watchers) watcher.done();
-    };
-    pool.on('tx:dropped', (event: TxDroppedEvent) => settled(event.tx.hashHex));
+    pool.on('tx:dropped', (event: TxDroppedEvent) => this.left(event.tx.hashHex));
     pool.on('tx:waiting', (event: TxWaitingEvent) => {
-      if (event.stuck) settled(event.tx.hashHex);
+      if (event.stuck) this.left(event.tx.hashHex);
     });
+  }
+
+  /** No send waits. */
+  get idle(): boolean {
+    return this.#watched.size === 0 && this.#pending.size === 0;
+  }
+
+  /** The transaction of `hashHex` is in the head's block, or left the pool: its sends answer. */
+  left(hashHex: string): void {
+    for (const watcher of this.#pending) watcher.saw(hashHex);
+    const watchers = this.#watched.get(hashHex);
+    if (watchers !== undefined) for (const watcher of watchers) watcher.done();
   }
 
   register(waitMs: number): Watcher {

@@ -1,13 +1,12 @@
 /**
- * The transaction pool: validates incoming transactions against the head state, keeps each sender's
- * transactions in nonce order split into pending (executable now) and queued (behind a nonce gap),
- * enforces size limits by evicting the cheapest, and follows the chain as blocks arrive or reorganise.
+ * The transaction pool: validates incoming transactions against the head state, keeps each sender's transactions in
+ * nonce order split into pending (executable now) and queued (behind a nonce gap), enforces size limits by evicting
+ * the cheapest, and follows the chain as blocks arrive or reorganise.
  *
- * Concurrency: `add` awaits its sender's recovery (on a worker thread, see sender-recovery.ts) and then
- * one account read; everything after that read is synchronous, so two adds never interleave their
- * checks. If the head moved during the read (`onBlockAdded`/`onReorg` ran), the read is repeated so a
- * transaction is never judged against a stale nonce or balance. Checks made before the awaits that
- * depend on the pool (already known) are made again at insertion.
+ * Concurrency: `add` awaits its sender's recovery (on a worker thread, see sender-recovery.ts), a head's refresh under
+ * way (it runs after a send's answer: `onBlockAdded`) and one account read; all after that read is synchronous, so two
+ * adds never interleave their checks. If the head moved during the read, it is repeated (never a stale nonce or
+ * balance). Checks made before the awaits that depend on the pool (already known) are made again at insertion.
  */
 import { EventEmitter } from 'node:events';
 import type { TypedTransaction } from '@ethereumjs/tx';
@@ -26,6 +25,7 @@ import { type DroppedTxRecord, RecentDrops } from './recent-drops.js';
 import { SenderQueue } from './sender-queue.js';
 import { SenderRecovery, type SenderRecoveryCounts } from './sender-recovery.js';
 import { WaitingNotes } from './waiting-notes.js';
+import { afterPromiseJobs } from './after-promise-jobs.js';
 
 export interface AddTxResult {
   readonly hash: Uint8Array;
@@ -96,9 +96,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   // ---- adding -------------------------------------------------------------------------------
 
   /**
-   * Validates and pools a signed transaction (raw bytes as sent to `eth_sendRawTransaction`, or a
-   * transaction object, which is re-encoded and goes through the same checks). Rejects with a
-   * `TxRejectedError` naming the reason.
+   * Validates and pools a signed transaction (raw bytes as sent to `eth_sendRawTransaction`, or a transaction object,
+   * re-encoded and checked alike). Rejects with a `TxRejectedError` naming the reason.
    */
   async add(input: Uint8Array | TypedTransaction): Promise<AddTxResult> {
     this.adds.begin();
@@ -106,6 +105,7 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
       const raw = input instanceof Uint8Array ? input : input.serialize();
       const candidate = await this.admission.checkStatic(raw, (hashHex) => this.byHash.has(hashHex));
       for (let reads = 0; ; reads++) {
+        if (this.blockAdded !== undefined) await this.blockAdded.done.catch(() => undefined);
         const epoch = this.headEpoch;
         const account = await this.chain.account(candidate.sender);
         if (epoch !== this.headEpoch && reads < MAX_ACCOUNT_REREADS) continue;
@@ -117,8 +117,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   }
 
   /**
-   * Resolves once no add is under way (none is waiting for its sender recovery or account read), or after
-   * `maxWaitMs`: the dev miner waits for a burst of sends to land so that they share a block.
+   * Resolves once no add is under way (waiting for its sender recovery or account read), or after `maxWaitMs`: the
+   * dev miner waits for a burst of sends to land so that they share a block.
    */
   whenAddsSettled(maxWaitMs: number): Promise<void> {
     return this.adds.settled(maxWaitMs);
@@ -329,14 +329,12 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
   }
 
   /**
-   * A block became the new canonical head (its parent was the previous head). Its transactions leave
-   * the pool as `mined`; their senders' nonces and balances are read again at the new head, which
-   * drops transactions whose nonce another mined transaction took and promotes the rest.
+   * A block became the new canonical head (its parent was the previous head). Its transactions leave the pool as
+   * `mined`; their senders are read again at the new head, which drops what took a mined nonce and promotes the rest.
    */
   onBlockAdded(minedTxs: Iterable<TypedTransaction>): Promise<void> {
-    // The engine (on `newHead`) and the miner (after its own import) both report a mined block, with the same
-    // block's transaction list: while the first refresh is under way and the head has not moved again, the
-    // second call waits for it instead of reading every sender once more.
+    // The engine (on `newHead`) and the miner (after its import) both report a block, with the same transaction
+    // list: while the first refresh is under way and the head has not moved again, the second call waits for it.
     const inFlight = this.blockAdded;
     if (inFlight !== undefined && inFlight.txs === minedTxs && inFlight.epoch === this.headEpoch) return inFlight.done;
     const done = this.refreshAfterBlock(minedTxs);
@@ -363,6 +361,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
 
   private async refreshAfterBlock(minedTxs: Iterable<TypedTransaction>): Promise<void> {
     this.headEpoch++;
+    // Once the promise jobs under way have run (a send's answer: PoolSettle.onHead); `add` waits for the refresh.
+    await afterPromiseJobs();
     const minedHashes = new Set<string>();
     const touched = new Set<string>();
     for (const tx of minedTxs) {

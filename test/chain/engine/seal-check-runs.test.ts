@@ -80,6 +80,18 @@ describe('the seal checker holds blocks while they keep coming', () => {
     expect(checker.stats).toMatchObject({ checked: 3, pending: 0 });
   });
 
+  it("makes a block's job (the bytes its worker gets) when its run is posted, not on the import's way to the answer", async () => {
+    const { checker, runs } = recordingChecker();
+    const receipts: SealCheckSubject['receipts'] = [];
+    const made = vi.spyOn(receipts, 'map');
+    checker.submit({ ...subject(1n), receipts });
+    expect(checker.stats.pending).toBe(1);
+    expect(made).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(20);
+    expect(runs).toEqual([[1]]);
+    expect(made).toHaveBeenCalledTimes(1);
+  });
+
   it('posts a run 100 ms after its first block at the latest, and at half the lag bound at the most', async () => {
     const { checker, runs } = recordingChecker();
     for (let n = 1n; n <= 8n; n++) {
