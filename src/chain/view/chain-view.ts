@@ -63,6 +63,8 @@ export class ChainView {
   forkAncestry: { readonly base: bigint; hashAt(number: bigint): Promise<Uint8Array> } | undefined;
   /** Per block hash (hex): its call executor, and its state as the call pool serves it to workers. */
   private readonly callExecutors: Lru<string, { readonly executor: CallExecutor; readonly pooled: PooledState }>;
+  /** `ancestorsOf`'s answers, held only as long as their header object lives (the block store's caches bound it). */
+  private readonly ancestors = new WeakMap<BlockHeader, EVMMockBlockchainInterface>();
   /**
    * The block a snap sync started from (state/snap-base.ts): states below it are not held. Read once at open, and
    * set by the snap handover (`adoptSnapBase`) when it stores one; it never changes afterwards, so head moves do
@@ -350,6 +352,14 @@ export class ChainView {
 
   /** BLOCKHASH for a block whose parent is `parent`: walks its own ancestry, which may leave the canonical chain. */
   ancestorsOf(parent: BlockHeader): EVMMockBlockchainInterface {
+    // One per header object (the store caches headers): a trace's replay asks for it on every trace of a block.
+    let chain = this.ancestors.get(parent);
+    if (chain === undefined) this.ancestors.set(parent, (chain = this.newAncestors(parent)));
+    return chain;
+  }
+
+  /** Answers nothing it captured but `parent`: canonicity and the fork's ancestry are read at each call. */
+  private newAncestors(parent: BlockHeader): EVMMockBlockchainInterface {
     const hashAt = async (n: bigint): Promise<Uint8Array> => {
       if (this.forkAncestry !== undefined && n < this.forkAncestry.base) return this.forkAncestry.hashAt(n);
       let cursor: BlockHeader | undefined = parent;
