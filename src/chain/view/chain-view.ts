@@ -206,18 +206,26 @@ export class ChainView {
     return this.genesis;
   }
 
-  /** Canonical block at a height, or by hash (any stored block, canonical or not). */
-  async getBlock(ref: BlockRef): Promise<Block | undefined> {
+  /**
+   * Canonical block at a height, or by hash (any stored block, canonical or not). The store's promise itself where
+   * it answers: an async function returning a promise costs another promise and two turns of the microtasks (every
+   * trace asks for its block, its parent's header and its transaction's location).
+   */
+  getBlock(ref: BlockRef): Promise<Block | undefined> {
+    if (ref instanceof Uint8Array) return this.store.getBlock(ref);
+    return this.blockAt(ref);
+  }
+
+  private async blockAt(ref: Exclude<BlockRef, Uint8Array>): Promise<Block | undefined> {
     if (ref === 'latest') return this.head;
     if (ref === 'earliest') return this.genesis;
-    if (ref instanceof Uint8Array) return this.store.getBlock(ref);
     if (ref === this.head.header.number) return this.head;
     if (ref > this.head.header.number || ref < 0n) return undefined;
     const hash = await this.store.getCanonicalHash(ref);
     return hash === undefined ? undefined : this.store.getBlock(hash);
   }
 
-  async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+  getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
     return this.store.getHeader(hash);
   }
 
@@ -244,7 +252,7 @@ export class ChainView {
   }
 
   /** Where a transaction sits on the canonical chain. */
-  async getTransactionLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+  getTransactionLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
     return this.store.getTxLocation(txHash);
   }
 
