@@ -15,7 +15,6 @@ import { RLP } from '@ethereumjs/rlp';
 import {
   bigIntToUnpaddedBytes,
   bytesToBigInt,
-  bytesToUnprefixedHex,
   equalsBytes,
   KECCAK256_RLP,
   KECCAK256_RLP_ARRAY,
@@ -26,14 +25,13 @@ import type { BlockCodec } from '../codec/block-codec.js';
 import { DEFAULT_CACHE_LIMITS, type CacheLimits } from '../base/cache-limits.js';
 import type { ChainDB, WriteBatch } from './chain-db.js';
 import { SCHEMA_VERSION, decodeNumber, encodeNumber, keys, type Allocate, type MetaName } from './keys.js';
+import { hexKey } from './hex-key.js';
 import { Lru } from './lru.js';
 
 export interface TxLocation {
   readonly blockHash: Uint8Array;
   readonly index: number;
 }
-
-const hexKey = bytesToUnprefixedHex;
 
 /** The number (item 8) of an encoded header, read as a view (no copy of the other fields). */
 function headerNumber(bytes: Uint8Array): bigint {

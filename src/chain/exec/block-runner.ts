@@ -184,7 +184,7 @@ export class BlockRunner {
    * replay hands it on to the next replay on the same parent state (trace/replay-states.ts).
    */
   async discard(): Promise<OpenedState> {
-    await this.transfers?.flush();
+    if (this.transfers !== undefined) await this.transfers.flush();
     await this.sm.revert();
     return this.opened;
   }
@@ -202,9 +202,12 @@ export class BlockRunner {
         reason: `transaction gas limit ${tx.gasLimit} exceeds the gas left in the block (${header.gasLimit - this.gasUsed})`,
       };
     }
-    const transfer = await this.transfers?.tryApply(tx);
-    if (transfer !== undefined) return this.record(tx, transfer.gasUsed, transfer.sender.bytes);
-    await this.transfers?.flush();
+    // No await where there is no ledger (replays for traces): each is a turn of the microtasks.
+    if (this.transfers !== undefined) {
+      const transfer = await this.transfers.tryApply(tx);
+      if (transfer !== undefined) return this.record(tx, transfer.gasUsed, transfer.sender.bytes);
+      await this.transfers.flush();
+    }
     let result: Awaited<ReturnType<typeof runTx>>;
     let reached: Uint8Array[];
     const vm = await this.vmOnce();

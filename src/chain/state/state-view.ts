@@ -100,6 +100,46 @@ export class ChainStateManager extends MerkleStateManager {
     super(opts);
   }
 
+  /** See `checkpointCachesOnly`. */
+  private cachesOnly = false;
+
+  /**
+   * Checkpoints of the caches alone, not of the account trie as well: for a state whose every write goes to its
+   * caches (`openState` gives it one of each kind) and whose trie is written only by the flush, which runs once no
+   * checkpoint is left, so the trie's own checkpoints never hold a change. The library takes one per checkpoint all
+   * the same, and its commit awaits a lock, its checkpoint database and a root persistence: a trace's replay
+   * checkpoints three times a transaction, ~10 KiB and ~25 promises a callTracer trace (bench/trace-engine.ts).
+   * Set by trace replays (trace/replay.ts), whose states are never stored; the same steps otherwise, in its order.
+   */
+  checkpointCachesOnly(): void {
+    if (this._caches?.account !== undefined && this._caches.storage !== undefined && this._caches.code !== undefined)
+      this.cachesOnly = true;
+  }
+
+  override async checkpoint(): Promise<void> {
+    if (!this.cachesOnly) return super.checkpoint();
+    this._caches!.checkpoint();
+    this._checkpointCount++;
+  }
+
+  override async commit(): Promise<void> {
+    if (!this.cachesOnly) return super.commit();
+    this._caches!.commit();
+    if (--this._checkpointCount === 0) await this.flushed();
+  }
+
+  override async revert(): Promise<void> {
+    if (!this.cachesOnly) return super.revert();
+    this._caches!.revert();
+    this._storageTries = {};
+    if (--this._checkpointCount === 0) await this.flushed();
+  }
+
+  private async flushed(): Promise<void> {
+    await this.flush();
+    this.originalStorageCache.clear();
+  }
+
   /** The account trie's root as it stands, without a flush: once a block's execution finished, its post-state root. */
   trieRoot(): Uint8Array {
     return (this._trie as StateTrie).root();
@@ -212,13 +252,15 @@ export class ChainStateManager extends MerkleStateManager {
     return trie.root();
   }
 
-  override async putAccount(address: Address, account: Account | undefined): Promise<void> {
+  // Not async: the library's promise itself (an async function returning one costs another and two microtask turns;
+  // runTx puts an account ~6 times a transaction).
+  override putAccount(address: Address, account: Account | undefined): Promise<void> {
     this.written?.noteAccount(address.bytes);
     this.noteCachedBefore(address);
     return super.putAccount(address, account);
   }
 
-  override async deleteAccount(address: Address): Promise<void> {
+  override deleteAccount(address: Address): Promise<void> {
     this.noteCachedBefore(address);
     return super.deleteAccount(address);
   }

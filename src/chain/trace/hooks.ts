@@ -35,6 +35,12 @@ const CHECK_EVERY = 8;
  */
 const SLICE_MS = 5;
 
+/** Whether the interpreter's wrapper is installed (call-deadline.ts), once its install has settled. */
+let wrapperInstalled: boolean | undefined;
+void callDeadlineInstalled.then((ok) => {
+  wrapperInstalled = ok;
+});
+
 const CALL_OPS: ReadonlySet<string> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL', 'CREATE', 'CREATE2']);
 const CALL_ONLY: ReadonlySet<FrameType> = new Set(['CALL', 'CALLCODE', 'DELEGATECALL', 'STATICCALL']);
 /** Gas added to a value-carrying CALL / CALLCODE for the callee, free to the caller (every fork since Frontier). */
@@ -211,8 +217,11 @@ export class TraceSession {
    * the tracer's frames, logs and errors need, so every other step runs as an untraced one; false (nothing
    * attached) where the interpreter's wrapper is not installed.
    */
-  async attachFrames(evm: EVM): Promise<boolean> {
-    if (this.tracer.step !== undefined || !(await callDeadlineInstalled)) return false;
+  attachFrames(evm: EVM): boolean | Promise<boolean> {
+    if (this.tracer.step !== undefined) return false;
+    // Known after the first trace: then no promise and no await (two turns of the microtasks a trace).
+    if (wrapperInstalled === undefined) return callDeadlineInstalled.then((ok) => ok && this.attachFrames(evm));
+    if (!wrapperInstalled) return false;
     const ops = probedOps(evm, this.tracer);
     const probe: OpProbe = {
       ops,

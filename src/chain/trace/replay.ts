@@ -224,9 +224,12 @@ async function replay(
  * runner lists them on a state it opens itself, for a head move). A replay's state is kept for the next replay on
  * the same parent (replay-states.ts), so a listing begun once went on for every trace after it: a copy of each
  * account's encoding before each write, a tenth of a callTracer trace's engine time (bench/trace-engine.ts profiled).
+ * Its checkpoints cover its caches only (ChainStateManager.checkpointCachesOnly): every write of a replay goes there.
  */
 function replayState(store: TrieNodeStore, common: Common, stateRoot: Uint8Array): OpenedState {
-  return openState(store, common, stateRoot, store.trieCaches, null);
+  const opened = openState(store, common, stateRoot, store.trieCaches, null);
+  opened.stateManager.checkpointCachesOnly();
+  return opened;
 }
 
 function checkDeadline(deadline: Deadline | undefined): void {

@@ -46,7 +46,12 @@ export async function runTraced(
     returnValue = e.execResult.returnValue;
   };
   // Frames-only tracers run untraced steps (attachFrames); the others see each step through a probe.
-  const attached = opts.generic !== true && ((await session.attachFrames(evm)) || (await session.attachProbe(evm)));
+  let attached = false;
+  if (opts.generic !== true) {
+    const frames = session.attachFrames(evm);
+    attached = typeof frames === 'boolean' ? frames : await frames;
+    if (!attached) attached = await session.attachProbe(evm);
+  }
   if (!attached) session.attach(evm);
   vm.events.on('afterTx', afterTx);
   let outcome: RunOutcome;

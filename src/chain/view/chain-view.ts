@@ -63,6 +63,8 @@ export class ChainView {
   forkAncestry: { readonly base: bigint; hashAt(number: bigint): Promise<Uint8Array> } | undefined;
   /** Per block hash (hex): its call executor, and its state as the call pool serves it to workers. */
   private readonly callExecutors: Lru<string, { readonly executor: CallExecutor; readonly pooled: PooledState }>;
+  /** `ancestorsOf`'s answers, held only as long as their header object lives (the block store's caches bound it). */
+  private readonly ancestors = new WeakMap<BlockHeader, EVMMockBlockchainInterface>();
   /**
    * The block a snap sync started from (state/snap-base.ts): states below it are not held. Read once at open, and
    * set by the snap handover (`adoptSnapBase`) when it stores one; it never changes afterwards, so head moves do
@@ -204,18 +206,26 @@ export class ChainView {
     return this.genesis;
   }
 
-  /** Canonical block at a height, or by hash (any stored block, canonical or not). */
-  async getBlock(ref: BlockRef): Promise<Block | undefined> {
+  /**
+   * Canonical block at a height, or by hash (any stored block, canonical or not). The store's promise itself where
+   * it answers: an async function returning a promise costs another promise and two turns of the microtasks (every
+   * trace asks for its block, its parent's header and its transaction's location).
+   */
+  getBlock(ref: BlockRef): Promise<Block | undefined> {
+    if (ref instanceof Uint8Array) return this.store.getBlock(ref);
+    return this.blockAt(ref);
+  }
+
+  private async blockAt(ref: Exclude<BlockRef, Uint8Array>): Promise<Block | undefined> {
     if (ref === 'latest') return this.head;
     if (ref === 'earliest') return this.genesis;
-    if (ref instanceof Uint8Array) return this.store.getBlock(ref);
     if (ref === this.head.header.number) return this.head;
     if (ref > this.head.header.number || ref < 0n) return undefined;
     const hash = await this.store.getCanonicalHash(ref);
     return hash === undefined ? undefined : this.store.getBlock(hash);
   }
 
-  async getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
+  getHeader(hash: Uint8Array): Promise<BlockHeader | undefined> {
     return this.store.getHeader(hash);
   }
 
@@ -242,7 +252,7 @@ export class ChainView {
   }
 
   /** Where a transaction sits on the canonical chain. */
-  async getTransactionLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
+  getTransactionLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
     return this.store.getTxLocation(txHash);
   }
 
@@ -350,6 +360,14 @@ export class ChainView {
 
   /** BLOCKHASH for a block whose parent is `parent`: walks its own ancestry, which may leave the canonical chain. */
   ancestorsOf(parent: BlockHeader): EVMMockBlockchainInterface {
+    // One per header object (the store caches headers): a trace's replay asks for it on every trace of a block.
+    let chain = this.ancestors.get(parent);
+    if (chain === undefined) this.ancestors.set(parent, (chain = this.newAncestors(parent)));
+    return chain;
+  }
+
+  /** Answers nothing it captured but `parent`: canonicity and the fork's ancestry are read at each call. */
+  private newAncestors(parent: BlockHeader): EVMMockBlockchainInterface {
     const hashAt = async (n: bigint): Promise<Uint8Array> => {
       if (this.forkAncestry !== undefined && n < this.forkAncestry.base) return this.forkAncestry.hashAt(n);
       let cursor: BlockHeader | undefined = parent;
