@@ -435,6 +435,24 @@ export class FlatState implements StateManagerInterface {
     return { hashedKey: entry.hashed, before: beforeLeaf, after, slots: slotChanges };
   }
 
+  /**
+   * Forgets every account, slot and code held, keeping this object and its maps (the VM made over it and the
+   * optimised code of its callers stay): what a new flat state over the same backing would hold. Only between
+   * blocks, with nothing written since the last root; false, with nothing done, otherwise.
+   */
+  emptyCaches(): boolean {
+    const unwritten = this.dirtyAccounts.size > 0 || this.dirtySlots.size > 0 || this.dirtyCode.size > 0;
+    if (unwritten || this.checkpoints.length > 0 || this.journal.length > 0) return false;
+    this.accounts.clear();
+    this.storage.clear();
+    this.code.clear();
+    this.resetChanges(undefined);
+    this.leafEpoch++;
+    this.written = 0;
+    this.originalStorageCache.clear();
+    return true;
+  }
+
   async setStateRoot(): Promise<void> {
     throw new Error('flat state: follows its backing state; open a new one for another root');
   }

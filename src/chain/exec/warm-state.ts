@@ -22,13 +22,15 @@ interface Warm {
 }
 
 /**
- * Gas a warm state may have run before it is dropped for a fresh one: its caches keep every account, slot and code
- * touched, each first touch costs hundreds of gas or more, so this bounds them to about what one full block's
- * execution may hold on the cold path. (A dev block of one token transfer is ~50k gas.)
+ * Gas a warm state may have run before its caches are emptied: they keep every account, slot and code touched, each
+ * first touch costs hundreds of gas or more, so this bounds them to about what one full block's execution may hold
+ * on the cold path. (A dev block of one token transfer is ~50k gas.)
  */
 const WARM_STATE_GAS = 30_000_000n;
 
 export class WarmState {
+  /** See `WARM_STATE_GAS`; tests lower it to cross the bound often. */
+  gasBound = WARM_STATE_GAS;
   private warm: Warm | undefined;
   private readonly lentResults = new WeakSet<RunnerResult>();
   /** Gas run on each warm state since it was opened (see `WARM_STATE_GAS`). */
@@ -53,10 +55,24 @@ export class WarmState {
     const warm = this.warm;
     this.warm = undefined;
     if (warm === undefined || !equalsBytes(warm.hash, parent.hash()) || warm.common !== childCommon) return undefined;
-    if ((this.warmGas.get(warm.state) ?? 0n) > WARM_STATE_GAS) return undefined;
+    if ((this.warmGas.get(warm.state) ?? 0n) > this.gasBound && !this.emptied(warm.state)) return undefined;
     // The previous block's nodes are written (and remembered by the node store): this block's batch gets its own.
     warm.state.buffer.pending.clear();
     return warm.state;
+  }
+
+  /**
+   * The bound reached: the caches are emptied in place rather than a new state and VM opened. A new VM brings new
+   * closures, and a new flat state new maps and a new journal array: the first block on them deoptimised ~20 hot
+   * functions at once and cost ~0.55 s of recompiles (bench/results/transfer-server-time.md, rounds 15-16). False
+   * (the caller starts cold) where the state is not between blocks.
+   */
+  private emptied(state: OpenedState): boolean {
+    const flat = flatStateIfAny(state.stateManager);
+    if (flat !== undefined && !flat.emptyCaches()) return false;
+    if (!state.stateManager.emptyCaches()) return false;
+    this.warmGas.set(state, 0n);
+    return true;
   }
 
   /**

@@ -140,6 +140,26 @@ export class ChainStateManager extends MerkleStateManager {
     this.originalStorageCache.clear();
   }
 
+  /**
+   * Forgets every account, slot and storage trie cached, keeping this object (and whatever was built on it, such as
+   * the miner's VM): what a freshly opened state at the same root would hold. Only between blocks, when everything
+   * cached is in the trie already (no checkpoint open, nothing unflushed); false, with nothing done, otherwise.
+   */
+  emptyCaches(): boolean {
+    if (this._checkpointCount !== 0 || this.changes !== undefined) return false;
+    const caches = this._caches;
+    if (caches !== undefined) {
+      // Unflushed writes are noted in each cache's diff at height 0 (the flush empties it).
+      const pending = (c: unknown) =>
+        ((c as { _diffCache?: Map<string, unknown>[] } | undefined)?._diffCache?.[0]?.size ?? 0) > 0;
+      if (pending(caches.account) || pending(caches.storage) || pending(caches.code)) return false;
+      caches.clear();
+    }
+    this._storageTries = {};
+    this.originalStorageCache.clear();
+    return true;
+  }
+
   /** The account trie's root as it stands, without a flush: once a block's execution finished, its post-state root. */
   trieRoot(): Uint8Array {
     return (this._trie as StateTrie).root();

@@ -5,7 +5,7 @@
  * them, and any other head change (rewind, a block imported from elsewhere) makes the next block start from the
  * head's own state.
  */
-import { bytesToBigInt, bytesToHex } from '@ethereumjs/util';
+import { Address, bytesToBigInt, bytesToHex } from '@ethereumjs/util';
 import type { TypedTransaction } from '@ethereumjs/tx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WarmState } from '../../../src/chain/exec/warm-state.js';
@@ -224,6 +224,54 @@ describe('mining on the warm state', () => {
       const old = await readView(earlier);
       expect(old).toEqual(await readAll(replica, before));
     }
+  });
+
+  it('empties its caches in place at the gas bound: the same state, flat state and VM, and the cold path’s blocks', async () => {
+    const ws = warmStateOf(warm);
+    const kept = () => (ws as unknown as { warm?: { state: unknown } }).warm?.state;
+    const held = () => (flatOf(warm) as unknown as { accounts: Map<string, unknown> }).accounts;
+    const stateBefore = kept();
+    const flatBefore = flatOf(warm);
+    expect(flatBefore).toBeDefined();
+    // Every block runs past it (a contract call and a transfer): each next block starts on emptied caches.
+    ws.gasBound = 50_000n;
+    try {
+      let previous: Uint8Array | undefined;
+      for (let i = 0; i < 5; i++) {
+        const fresh = new Uint8Array(20).fill(0x40 + i);
+        await mineBoth((c) => [
+          signedTx(c, {
+            from: 1,
+            nonce: nonces.get(1)!,
+            to: contract,
+            data: Uint8Array.of(0x20, i),
+            gasLimit: 100_000n,
+          }),
+          signedTx(c, { from: 2, nonce: nonces.get(2)!, to: fresh, value: 3n + BigInt(i) }),
+        ]);
+        next(1);
+        next(2);
+        expect(kept()).toBe(stateBefore);
+        expect(flatOf(warm)).toBe(flatBefore);
+        // Bounded: the account the block before touched alone is gone with the emptied caches.
+        expect(held().has(bytesToHex(fresh).slice(2))).toBe(true);
+        if (previous !== undefined) {
+          expect(held().has(bytesToHex(previous).slice(2))).toBe(false);
+          // The state manager under it too (each root writes the block's accounts into its cache).
+          expect(
+            (stateBefore as { stateManager: ChainStateManager }).stateManager.cachedAccount(new Address(previous)),
+          ).toBeUndefined();
+        }
+        previous = fresh;
+      }
+    } finally {
+      ws.gasBound = 30_000_000n;
+    }
+    const state = (await warm.stateAt('latest'))!;
+    const expected = (await replica.stateAt(warm.getHead().hash()))!;
+    expect(await state.getStorageAt(contract, Uint8Array.of(0))).toEqual(
+      await expected.getStorageAt(contract, Uint8Array.of(0)),
+    );
   });
 
   it('stored every state node: after a restart the whole state reads back from the database', async () => {
