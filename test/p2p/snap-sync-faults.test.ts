@@ -176,6 +176,10 @@ describe('snap sync faults', () => {
     const abandoned = await blockAt(miner, forkPoint + 1);
     // Every server goes back below the pivot and the miner builds on from there: the same empty blocks with later
     // timestamps, so other hashes, while each height keeps the state root it had on the old branch.
+    // The miner's own 1-s blocks pause while the branch is rebuilt: one sealed between test_mineBlocks' blocks takes
+    // the wall clock or its parent's time + 1, and the next block at the test_modifyTimestamp time + 1 s per block is
+    // then not after its parent (seen on a loaded machine: "Mining failed: ... is not after the parent's").
+    expect(await call(miner.url, 'miner_stop')).toBe(true);
     const oldHead = await blockNumberOf(miner);
     for (const server of [servers[2]!, servers[1]!, miner])
       await call(server.url, 'test_rewindToBlock', [hexBlock(forkPoint)]);
@@ -183,10 +187,14 @@ describe('snap sync faults', () => {
     // not yet rewound) the old branch, and a loaded machine could let the node finish healing on it (seen in CI).
     // Later than the block it replaces, so other hashes from the fork point on (a burst of mined blocks runs ahead
     // of the clock, and the same parent and time would seal the same block again).
-    // The miner's own 1-s blocks go on meanwhile: 5 s past both, so none of them is already at that time.
+    // 5 s past both, so none of the miner's own blocks (sealed before the pause) is already at that time.
     const later = [abandoned, await blockAt(miner, 'latest')].map((b) => BigInt(b!.timestamp));
     await call(miner.url, 'test_modifyTimestamp', [hexBlock((later[0]! > later[1]! ? later[0]! : later[1]!) + 5n)]);
-    await call(miner.url, 'test_mineBlocks', [oldHead - forkPoint + 2]);
+    try {
+      await call(miner.url, 'test_mineBlocks', [oldHead - forkPoint + 2]);
+    } finally {
+      await call(miner.url, 'miner_start');
+    }
     const newHash = (await blockAt(miner, forkPoint + 1))?.hash;
     await waitFor(
       async () => (await Promise.all(servers.map((s) => blockAt(s, forkPoint + 1)))).every((b) => b?.hash === newHash),
