@@ -112,6 +112,8 @@ async function script(url: string, wsUrl?: string): Promise<Outcome> {
   const first = await mined(await signed(1, CONTRACT, 1n));
   const secondCall = await mined(await signed(2, CONTRACT, 2n));
   const replacement = await signed(1, CONTRACT, 5n);
+  const headsBefore = heads.length;
+  const logsBefore = subscribed.length;
   await client.request({
     method: 'anvil_reorg' as never,
     params: [
@@ -139,8 +141,10 @@ async function script(url: string, wsUrl?: string): Promise<Outcome> {
     transactionIndex: l.transactionIndex,
     removed: l.removed,
   }));
-  // The subscription's last messages come a moment after the request that caused them.
-  if (wsUrl !== undefined) await until(() => heads.at(-1) === head);
+  // The subscription's last messages come a moment after the request that caused them. The head's number is the
+  // same before and after (3), so wait for the two new heads and the four log messages (two removed, two new).
+  if (wsUrl !== undefined)
+    await until(() => heads.length >= headsBefore + 2 && heads.at(-1) === head && subscribed.length >= logsBefore + 4);
   for (const stop of unwatch) stop();
   const { keccak256 } = await import('viem');
   return {

@@ -267,12 +267,13 @@ describe.each<FastPath>(['native', 'WebAssembly'])('%s Ethash vs the TypeScript 
       expect(mineLight(epoch0, fullSize, powHash, 50n, 0n, attempts - 1)).toBeUndefined();
     }
     setBatchLanes(defaultLanes);
-    // A difficulty below the batch width narrows the batch: the same seal still.
+    // A difficulty below the batch width narrows the batch: the same seal still. (Each nonce wins with p = 1/3 for a
+    // random pow hash: 10 attempts all missed 1.7 % of the time, which CI hit once; 64 miss ~1e-11 of the time.)
     useReference();
-    const easy = mineLight(epoch0Js, fullSize, powHash, 3n, 7n, 10);
+    const easy = mineLight(epoch0Js, fullSize, powHash, 3n, 7n, 64);
     useFastPath();
     expect(easy).toBeDefined();
-    expect(mineLight(epoch0, fullSize, powHash, 3n, 7n, 10)).toEqual(easy);
+    expect(mineLight(epoch0, fullSize, powHash, 3n, 7n, 64)).toEqual(easy);
   });
 });
 
