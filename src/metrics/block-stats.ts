@@ -9,12 +9,7 @@
  * (test/metrics/block-stats.test.ts feeds both the same values).
  */
 import type { Registry } from 'prom-client';
-
-interface MetricValue {
-  readonly value: number;
-  readonly labels: Record<string, string | number>;
-  readonly metricName?: string;
-}
+import { type MetricValue, registerCustomMetric } from './custom-metric.js';
 
 /** One histogram's observations: per-bucket counts (not cumulative; the last slot is +Inf), sum and count. */
 class Tally {
@@ -79,12 +74,7 @@ export class BlockStats {
    */
   register(registry: Registry): void {
     const custom = (name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]) =>
-      registry.registerMetric({
-        name,
-        help,
-        type,
-        get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }),
-      } as never);
+      registerCustomMetric(registry, name, help, type, values);
     custom(
       'svc_blocks_imported_total',
       'Blocks stored by import, as the new head or on a side chain',

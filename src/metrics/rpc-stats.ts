@@ -7,6 +7,7 @@
  * totals through the custom-metric interface (`get()`), the same one its own metrics implement.
  */
 import type { Registry } from 'prom-client';
+import { type MetricValue, registerCustomMetric } from './custom-metric.js';
 import type { Transport } from '../rpc/context.js';
 import type { DispatchObserver } from '../rpc/observer.js';
 
@@ -17,12 +18,6 @@ interface MethodStats {
   readonly buckets: Float64Array;
   /** Error code → count. */
   readonly errors: Map<number, number>;
-}
-
-interface MetricValue {
-  readonly value: number;
-  readonly labels: Record<string, string | number>;
-  readonly metricName?: string;
 }
 
 export class RpcStats implements DispatchObserver {
@@ -52,12 +47,7 @@ export class RpcStats implements DispatchObserver {
   /** Registers `svc_rpc_requests_total`, `svc_rpc_errors_total` and `svc_rpc_request_duration_seconds`. */
   register(registry: Registry): void {
     const custom = (name: string, help: string, type: 'counter' | 'histogram', values: () => MetricValue[]) =>
-      registry.registerMetric({
-        name,
-        help,
-        type,
-        get: async () => ({ name, help, type, values: values(), aggregator: 'sum' }),
-      } as never);
+      registerCustomMetric(registry, name, help, type, values);
 
     custom('svc_rpc_requests_total', 'JSON-RPC calls answered, by method and transport', 'counter', () =>
       this.#rows().map(({ method, transport, stats }) => ({ value: stats.count, labels: { method, transport } })),

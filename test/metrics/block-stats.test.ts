@@ -6,6 +6,7 @@
 import { Counter, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { BlockStats } from '../../src/metrics/block-stats.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const IMPORT = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const SEAL = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -50,15 +51,6 @@ function library(registry: Registry) {
 }
 
 /** A seeded generator (mulberry32): failures repeat. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function timeOf(next: () => number, bounds: readonly number[]): number {
   const pick = next();
@@ -93,7 +85,7 @@ describe('BlockStats', () => {
       stats.register(ours);
       const reference = library(theirs);
       expect(await ours.metrics()).toBe(await theirs.metrics());
-      const next = random(seed);
+      const next = seededRandom(seed);
       for (let i = 0; i < 2_000; i++) {
         const status = next() < 0.9 ? 'head' : 'side';
         const importSeconds = timeOf(next, IMPORT);

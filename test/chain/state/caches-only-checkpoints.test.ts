@@ -10,17 +10,9 @@ import type { Blockchain } from '../../../src/chain/blockchain/blockchain.js';
 import { type OpenedState, openState } from '../../../src/chain/state/state-view.js';
 import type { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
 import { addresses, deployCounter, openDevChain, tempDir } from '../engine/fixtures.js';
+import { seededRandom } from '../../helpers/seeded-random.js';
 
 /** A small deterministic generator (mulberry32): each seed replays the same run. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('checkpoints of the caches only', () => {
   let dir: ReturnType<typeof tempDir>;
@@ -67,7 +59,7 @@ describe('checkpoints of the caches only', () => {
     it(`gives the library's reads and root (seed ${seed})`, async () => {
       const states = [open(false), open(true)];
       const touched = [...addresses.slice(0, 3).map((a) => new Address(a)), new Address(contract)];
-      const next = random(seed);
+      const next = seededRandom(seed);
       let depth = 0;
       for (let step = 0; step < 120; step++) {
         const r = next();
