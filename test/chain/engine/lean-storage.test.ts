@@ -37,17 +37,7 @@ import { etcEngineRules } from '../../../src/chain/engine/engine-adapters.js';
 import { DEV_ACCOUNTS, getNetwork } from '../../../src/chain/networks/index.js';
 import { type OpenedState, openState } from '../../../src/chain/state/state-view.js';
 import { TrieNodeStore } from '../../../src/chain/state/trie-db.js';
-
-/** A small deterministic generator (mulberry32), so a failing sequence can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../helpers/seeded-random.js';
 
 const keys = DEV_ACCOUNTS.slice(0, 3).map((a) => hexToBytes(a.privateKey as `0x${string}`));
 const senders = DEV_ACCOUNTS.slice(0, 3).map((a) => hexToBytes(a.address as `0x${string}`));
@@ -333,7 +323,7 @@ describe('SLOAD and SSTORE as lane steps', () => {
   ];
   for (const [name, common, hardfork] of rules) {
     it(`leave random storage blocks as the library does under ${name}`, async () => {
-      const random = seeded(4100 + name.length);
+      const random = seededRandom(4100 + name.length);
       const seen = { reverted: 0, succeeded: 0, logs: 0 };
       const before = laneStorageSteps();
       const cases: Case[] = [];
