@@ -1,7 +1,7 @@
 /**
  * The peer bench's "build 10000 blocks (1 log per 100)" workload (bench/compare/logs.ts) against one svc-node
  * process, split by phase: the qa_mineBlocks(99, false) calls, and each token transfer's send and wait until mined.
- *   npx tsx bench/blocks-on-demand.ts [--repo DIR] [--blocks 10000] [--runs 1] [--profile DIR]
+ *   npx tsx bench/blocks-on-demand.ts [--repo DIR] [--blocks 10000] [--runs 1] [--profile DIR] [--gap 99] [--by-thread]
  * `--repo` runs another checkout's `bin/svc-node.js` (A/B in one sitting); `--profile` starts the node with
  * `--cpu-prof` into DIR (read it with bench/profile-summary.ts). Prints one line per run: wall, blocks/s, the
  * phases' totals and the node process's CPU time.
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     'node-args': { type: 'string', default: '' },
     /** Extra node flags for the node process, space-separated (e.g. "--single-threaded-gc"). */
     'node-flags': { type: 'string', default: '' },
+    /** Per-thread CPU of each phase (mine calls, transfers): reads every thread's /proc stat at each boundary. */
+    'by-thread': { type: 'boolean', default: false },
     /** Empty blocks per transfer (99 as the peer bench; 0: the transfers alone, the one-transaction blocks' cost). */
     gap: { type: 'string', default: '99' },
   },
@@ -110,6 +112,15 @@ async function run(index: number, dataDir: string): Promise<void> {
     };
     const cpu = processCpuMs(pid);
     const threadsBefore = threadCpu(pid);
+    // Per thread and phase (--by-thread): which thread's CPU each phase's all-threads figure holds.
+    const phaseThreads = { mine: new Map<string, number>(), transfer: new Map<string, number>() };
+    let threadMark = threadsBefore;
+    const addThreads = (into: Map<string, number>) => {
+      if (!values['by-thread']) return;
+      const now = threadCpu(pid);
+      for (const [name, ms] of now) into.set(name, (into.get(name) ?? 0) + ms - (threadMark.get(name) ?? 0));
+      threadMark = now;
+    };
     const started = performance.now();
     const calls = blocks / 100;
     for (let call = 0; call < calls; call++) {
@@ -118,6 +129,7 @@ async function run(index: number, dataDir: string): Promise<void> {
       if (gap > 0) await rpc.call('qa_mineBlocks', [gap, false]);
       mineMs += performance.now() - t;
       c = add(phaseCpu.mine, c);
+      addThreads(phaseThreads.mine);
       t = performance.now();
       const raw = await sender.signTokenTransfer(deploy.address, RECIPIENT, 1n, FIRST_TRANSFER_GAS);
       signMs += performance.now() - t;
@@ -128,6 +140,7 @@ async function run(index: number, dataDir: string): Promise<void> {
       await sender.waitAllMined(60_000, 1);
       waitMs += performance.now() - t;
       add(phaseCpu.transfer, c);
+      addThreads(phaseThreads.transfer);
     }
     const wall = performance.now() - started;
     // eth_getLogs over the last 1,000 blocks (10 logs), as the peer bench's row after the build: median of 61 and the main thread's CPU per query.
@@ -139,15 +152,16 @@ async function run(index: number, dataDir: string): Promise<void> {
     };
     const logTimes: number[] = [];
     let logsCpu = 0;
-    for (let i = 0; i < 62; i++) {
+    // With --gap 0 the chain is too short for the 1,000-block query: no getLogs figure.
+    for (let i = 0; i < (gap > 0 ? 62 : 0); i++) {
       if (i === 1) logsCpu = processCpuMs(pid, pid);
       const t = performance.now();
       const logs = await rpc.call<unknown[]>('eth_getLogs', [filter]);
       if (i > 0) logTimes.push(performance.now() - t);
       if (logs.length !== Math.min(10, calls)) throw new Error(`eth_getLogs: ${logs.length} logs`);
     }
-    logsCpu = (processCpuMs(pid, pid) - logsCpu) / logTimes.length;
-    const logsMs = logTimes.sort((a, b) => a - b)[30]!;
+    logsCpu = logTimes.length ? (processCpuMs(pid, pid) - logsCpu) / logTimes.length : 0;
+    const logsMs = logTimes.sort((a, b) => a - b)[30] ?? 0;
     const cpuMs = processCpuMs(child.pid!) - cpu;
     const threads = [...threadCpu(pid)]
       .map(([name, ms]) => [name, ms - (threadsBefore.get(name) ?? 0)] as const)
@@ -163,6 +177,16 @@ async function run(index: number, dataDir: string): Promise<void> {
         `getLogs(1k) ${logsMs.toFixed(2)} ms (main thread ${logsCpu.toFixed(2)} ms cpu); node cpu ${cpuMs.toFixed(0)} ms; per call main/all threads: mine ${phaseCpu.mine.map((x) => (x / calls).toFixed(2)).join('/')} ms, ` +
         `transfer ${phaseCpu.transfer.map((x) => (x / calls).toFixed(2)).join('/')} ms; threads (ms): ${threads}`,
     );
+    if (values['by-thread']) {
+      for (const [phase, map] of Object.entries(phaseThreads)) {
+        const list = [...map]
+          .filter(([, ms]) => ms > 0)
+          .sort((a, b) => b[1] - a[1])
+          .map(([name, ms]) => `${name} ${ms.toFixed(0)}`)
+          .join(', ');
+        console.log(`  ${phase} phase, threads (ms): ${list}`);
+      }
+    }
   } finally {
     // SIGINT lets a profiled node write its profile before it exits.
     process.kill(-child.pid!, values.profile ? 'SIGINT' : 'SIGKILL');
