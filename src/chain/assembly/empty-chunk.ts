@@ -35,8 +35,8 @@ export interface ExtendHeadOptions {
   readonly extraData?: Uint8Array;
   /** Asked once per block; undefined = max(now, parent + 1). */
   readonly timestamp?: () => bigint | undefined;
-  /** Seals an assembled block and returns `assembled.seal(…)`'s block. */
-  readonly seal: (assembled: AssembledBlock) => Promise<Block>;
+  /** Seals an assembled block and returns `assembled.seal(…)`'s block (at once when it need not wait). */
+  readonly seal: (assembled: AssembledBlock) => Block | Promise<Block>;
   /** Called with each chunk's blocks once the chunk is stored (and its events fired), with the chunk's time in ms. */
   readonly onChunk?: (chunk: readonly ExtendedBlock[], chunkMs: number) => void;
   /** Return every block made (default true); false: resolve to an empty list, so no chunk is held past its own. */
@@ -185,9 +185,12 @@ export class EmptyChunkBuilder {
         number,
         timestamp,
       });
-      const block = await opts.seal(assembled);
+      // No await where nothing waits (the instant seal, rules that answer at once): a microtask turn a block less.
+      const sealing = opts.seal(assembled);
+      const block = sealing instanceof Block ? sealing : await sealing;
       if (!assembled.made(block)) throw new Error('extendHead: the sealer must return the block from assembled.seal');
-      await this.p.validator.validateHeader(parent, block.header, 'block', assembled.verified);
+      const checking = this.p.validator.checkHeader(parent, block.header, 'block', assembled.verified);
+      if (checking !== undefined) await checking;
       // Only a heavier chain becomes the head (an import's rule); a zero-difficulty child would not be.
       if (block.header.difficulty === 0n)
         throw invalidBlock(block, 'invalid-header', 'zero difficulty cannot extend the head');

@@ -39,9 +39,21 @@ export class BlockValidator {
     what: 'block' | 'uncle',
     sealVerified = false,
   ): Promise<void> {
-    const fail = (failure: ImportFailure, reason: string) =>
-      new BlockImportError(failure, `${what} ${header.number} ${bytesToHex(header.hash())}: ${reason}`);
-    if (header.number !== parent.number + 1n) throw fail('invalid-header', `number is not parent number + 1`);
+    await this.checkHeader(parent, header, what, sealVerified);
+  }
+
+  /**
+   * `validateHeader` without a promise when nothing in it waits (rules that answer at once, a seal already checked):
+   * a bulk run of empty blocks checks every header, and the awaits were a microtask turn and two promises a block.
+   * Throws, or returns a promise that rejects, as `validateHeader` rejects.
+   */
+  checkHeader(
+    parent: BlockHeader,
+    header: BlockHeader,
+    what: 'block' | 'uncle',
+    sealVerified = false,
+  ): void | Promise<void> {
+    if (header.number !== parent.number + 1n) throw this.fault(header, what, 'number is not parent number + 1');
     // The ECIP-1097 field is present exactly from its activation block (an instanceof test without checkpointing).
     const form = checkpointFieldFault(header, this.federation);
     if (form !== undefined)
@@ -50,12 +62,35 @@ export class BlockValidator {
         `${what} ${header.number} ${bytesToHex(header.hash())}: ${form.message}`,
         form,
       );
-    const verdict = await this.rules.validateHeader(parent, header);
-    if (typeof verdict === 'string') throw fail('invalid-header', verdict);
-    if (this.seal !== undefined && !sealVerified) {
-      const seal = this.verdicts.take(header) ?? (await this.seal.verify(header));
-      if (seal !== true) throw fail('invalid-seal', seal);
-    }
+    const verdict = this.rules.validateHeader(parent, header);
+    if (verdict instanceof Promise) return verdict.then((v) => this.afterRules(v, header, what, sealVerified));
+    return this.afterRules(verdict, header, what, sealVerified);
+  }
+
+  private afterRules(
+    verdict: void | string,
+    header: BlockHeader,
+    what: 'block' | 'uncle',
+    sealVerified: boolean,
+  ): void | Promise<void> {
+    if (typeof verdict === 'string') throw this.fault(header, what, verdict);
+    if (this.seal === undefined || sealVerified) return;
+    const noted = this.verdicts.take(header);
+    if (noted !== undefined) return this.sealVerdict(noted, header, what);
+    return this.seal.verify(header).then((seal) => this.sealVerdict(seal, header, what));
+  }
+
+  private sealVerdict(seal: true | string, header: BlockHeader, what: 'block' | 'uncle'): void {
+    if (seal !== true) throw this.fault(header, what, seal, 'invalid-seal');
+  }
+
+  private fault(
+    header: BlockHeader,
+    what: 'block' | 'uncle',
+    reason: string,
+    failure: ImportFailure = 'invalid-header',
+  ): BlockImportError {
+    return new BlockImportError(failure, `${what} ${header.number} ${bytesToHex(header.hash())}: ${reason}`);
   }
 
   /**

@@ -159,13 +159,15 @@ export class BlockProduction {
   }
 
   /** A real Ethash seal (searched to the end: at dev difficulty this is a couple of hashes), or the zero seal without PoW. */
-  async sealNow(assembled: AssembledBlock): Promise<Block> {
-    // The instant seal is the zero seal by definition: nothing for import to check again.
+  sealNow(assembled: AssembledBlock): Block | Promise<Block> {
+    // The instant seal is the zero seal by definition: nothing for import to check again. Made at once, without a
+    // promise: a bulk run seals every block here.
     if (this.consensus !== 'pow')
       return assembled.seal(new Uint8Array(8), new Uint8Array(32), this.consensus === 'instant');
-    const found = await this.searchSeal(assembled.template.header);
     // The search computed this seal, so import need not hash it again.
-    return assembled.seal(found!.nonce, found!.mixDigest, true);
+    return this.searchSeal(assembled.template.header).then((found) =>
+      assembled.seal(found!.nonce, found!.mixDigest, true),
+    );
   }
 
   /** The nonce search on this header, counted in the hash rate; undefined once `cancelled` says so. */

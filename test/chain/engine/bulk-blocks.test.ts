@@ -170,6 +170,60 @@ describe('bulk empty blocks', () => {
     expect(engine.chain.getHead().hash()).toEqual(before.hash());
     expect(await engine.chain.getBlock(1n)).toBeUndefined();
   });
+
+  it('checks a seal given at once (no promise, as the instant sealer gives it) as one given later', async () => {
+    const engine = await open();
+    const before = engine.chain.getHead();
+    let sealed = 0;
+    await expect(
+      engine.chain.extendHead({
+        count: 4,
+        coinbase,
+        // The third block's seal is not the zero seal: refused like the promised one above.
+        seal: (assembled) => assembled.seal(new Uint8Array(8).fill(++sealed === 3 ? 1 : 0), new Uint8Array(32)),
+      }),
+    ).rejects.toThrow(/invalid-seal|seal/);
+    expect(sealed).toBe(3);
+    expect(engine.chain.getHead().hash()).toEqual(before.hash());
+    expect(await engine.chain.getBlock(1n)).toBeUndefined();
+  });
+
+  // The header rules answer at once (the ETC rules) or through a promise (a rule set may wait): a run checks every
+  // header either way, and a refused one stops the run with nothing of its chunk stored.
+  for (const wait of [false, true]) {
+    it(`refuses a header the rules refuse ${wait ? 'through a promise' : 'at once'}, storing nothing of the chunk`, async () => {
+      const base = etcEngineRules(dev);
+      const rules: ChainRules = {
+        ...base,
+        validateHeader: (parent, header) => {
+          const verdict = header.number === 3n ? 'refused by the test' : base.validateHeader(parent, header);
+          return wait ? Promise.resolve(verdict) : verdict;
+        },
+      };
+      const chain = await Blockchain.open({ dataDir: newDir(), network: engineNetworkOf(dev), rules, noProof: true });
+      try {
+        const before = chain.getHead();
+        await expect(
+          chain.extendHead({
+            count: 5,
+            coinbase,
+            seal: (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
+          }),
+        ).rejects.toThrow(/block 3 0x[0-9a-f]{64}: refused by the test/);
+        expect(chain.getHead().hash()).toEqual(before.hash());
+        expect(await chain.getBlock(1n)).toBeUndefined();
+        // A run the rules accept goes on from the same head.
+        await chain.extendHead({
+          count: 2,
+          coinbase,
+          seal: (assembled) => assembled.seal(new Uint8Array(8), new Uint8Array(32)),
+        });
+        expect(chain.getHead().header.number).toBe(2n);
+      } finally {
+        await chain.close();
+      }
+    });
+  }
 });
 
 /**
