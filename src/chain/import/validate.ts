@@ -63,8 +63,10 @@ export class BlockValidator {
         form,
       );
     const verdict = this.rules.validateHeader(parent, header);
-    if (verdict instanceof Promise) return verdict.then((v) => this.afterRules(v, header, what, sealVerified));
-    return this.afterRules(verdict, header, what, sealVerified);
+    // Anything but an answer (undefined or a reason) is waited for: a thenable of another realm is not `instanceof Promise`.
+    if (verdict === undefined || typeof verdict === 'string')
+      return this.afterRules(verdict, header, what, sealVerified);
+    return Promise.resolve(verdict).then((v) => this.afterRules(v, header, what, sealVerified));
   }
 
   private afterRules(
