@@ -80,6 +80,16 @@ export class ForkAwareReads {
    * logs asked of the upstream, as Anvil does; `local(query)` reads the rest, the blocks mined here. Off a fork (every
    * log is this chain's) the answer is written from each log's kept JSON bytes (format/log-json.ts).
    */
+  /**
+   * eth_getLogs answered in this turn, off a fork, when `now` can answer the query from memory (LogQueries'
+   * queryLogsNow); undefined otherwise (then `logs`).
+   */
+  logsNow(query: LogQuery, now: (query: LogQuery) => EngineLog[] | undefined): Log[] | undefined {
+    if (this.forkBase !== undefined) return undefined;
+    const logs = now(query);
+    return logs === undefined ? undefined : logsJson(logs, this.engine.memo);
+  }
+
   async logs(filter: Filter, query: LogQuery, local: (query: LogQuery) => Promise<EngineLog[]>): Promise<Log[]> {
     const base = this.forkBase;
     if (base === undefined) return logsJson(await local(query), this.engine.memo);

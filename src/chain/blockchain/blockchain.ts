@@ -254,6 +254,9 @@ export class Blockchain extends EventEmitter<ChainEvents> {
     return this.view.getCanonicalHash(number);
   }
 
+  /** `getCanonicalHash` answered from the cache alone; undefined when a read would be needed. */
+  canonicalHashNow = (number: bigint): Uint8Array | undefined => this.view.canonicalHashNow(number);
+
   isCanonical(hash: Uint8Array): Promise<boolean> {
     return this.view.isCanonical(hash);
   }

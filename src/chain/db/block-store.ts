@@ -172,6 +172,11 @@ export class BlockStore {
     return hash;
   }
 
+  /** The canonical hash at `number` when this store's cache holds it (no read); undefined otherwise. */
+  canonicalHashNow(number: bigint): Uint8Array | undefined {
+    return this.canonical.get(number);
+  }
+
   async getTxLocation(txHash: Uint8Array): Promise<TxLocation | undefined> {
     // A small record read in this thread (ChainDB.getSync): the thread pool's round trip cost ~70–130 µs of CPU a
     // read on a busy machine against ~2 µs for LevelDB's own lookup, a tenth of a callTracer trace's whole time.

@@ -48,14 +48,8 @@ export class EngineMemo {
   /** newPendingTransactions and syncing: each announced object (hash, pooled transaction, sync event) encoded once. */
   readonly encodedAnnouncements = new WeakMap<object, EncodedNotifications>();
 
-  /** eth_getLogs: each log's JSON bytes, made once per log object the engine's block log cache holds. */
-  readonly logAnswerBytes = new WeakMap<Log, Uint8Array>();
-
-  /**
-   * eth_getLogs: the buffer the next answer is written in, handed back once the last one is sent (at most
-   * handlers/format/log-json.ts's SPARE_MAX bytes); undefined while it is out.
-   */
-  logsAnswerBuffer: Buffer | undefined;
+  /** eth_getLogs: each log's JSON text, made once per log object the engine's block log cache holds. */
+  readonly logAnswerJson = new WeakMap<Log, string>();
 
   /** On a fork: the upstream's answers about the fork's history (handlers/fork-history.ts), kept for the next ask. */
   readonly forkAnswers = new Lru<string, unknown>(FORK_ANSWERS_KEPT);

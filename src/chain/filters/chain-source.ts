@@ -12,6 +12,7 @@ export function chainLogSource(chain: Blockchain): LogSource {
   return {
     headNumber: () => chain.getHead().header.number,
     canonicalHash: (number) => chain.getCanonicalHash(number),
+    canonicalHashNow: chain.canonicalHashNow,
     async header(hash) {
       const header = await chain.getHeader(hash);
       return header === undefined ? undefined : headerOf(header);

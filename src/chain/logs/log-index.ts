@@ -165,6 +165,33 @@ export function postingPrefixes(c: CompiledCriteria): Uint8Array[][] {
   return groups;
 }
 
+/** A byte string as latin1 text, a character per byte (what `Buffer#toString('latin1')` makes). */
+const latin1Of = (bytes: Uint8Array): string => String.fromCharCode.apply(null, bytes as unknown as number[]);
+
+/**
+ * `postingPrefixes` as latin1 text (the keys of the in-memory postings, recent-postings.ts), made without the byte
+ * arrays: a query over recent blocks runs this a few times only before it answers, so it runs in the interpreter.
+ */
+export function postingKeys(c: CompiledCriteria): string[][] {
+  const groups: string[][] = [];
+  if (c.addresses !== undefined) {
+    const head = String.fromCharCode(LOG_INDEX_TAG, KIND_ADDRESS);
+    const group: string[] = [];
+    for (let i = 0; i < c.addresses.length; i++) group.push(head + latin1Of(c.addresses[i]!));
+    groups.push(group);
+  }
+  for (let position = 0; position < c.topics.length; position++) {
+    const set = c.topics[position];
+    if (set === undefined) continue;
+    const head = String.fromCharCode(LOG_INDEX_TAG, KIND_TOPIC + position);
+    const group: string[] = [];
+    for (let i = 0; i < set.length; i++) group.push(head + latin1Of(set[i]!));
+    groups.push(group);
+  }
+  if (groups.length === 0) groups.push([String.fromCharCode(LOG_INDEX_TAG, KIND_ANY_LOG)]);
+  return groups;
+}
+
 /** The highest block (canonical or not) with a posting in the index, or undefined for none: one reverse key read. */
 export async function highestIndexedBlock(reader: LogIndexReader): Promise<bigint | undefined> {
   const iterator = reader.keys({ gte: prefixOf(KIND_ANY_LOG), lt: prefixOf(KIND_ANY_LOG + 1), reverse: true });

@@ -11,7 +11,7 @@ import { HistoryNotHeldError, LimitExceededError, UnknownBlockError } from './er
 import { type IndexCandidate, LogIndex, type LogIndexReader } from './log-index.js';
 import { bloomMayMatch, bytesEqual, compileCriteria, type CompiledCriteria, matchesLog } from './match.js';
 import type { RecentLogPostings } from './recent-postings.js';
-import type { Log, LogQuery, LogSource } from './types.js';
+import type { Log, LogQuery, LogSource, RangeLogQuery } from './types.js';
 
 export interface LogQueryLimits {
   /** Widest block range (toBlock - fromBlock + 1) one query may span. Default 10,000. */
@@ -77,18 +77,72 @@ export class LogQueries {
   async queryLogs(query: LogQuery): Promise<Log[]> {
     const criteria = compileCriteria(query);
     if ('blockHash' in query) return this.inBlock(query.blockHash, criteria);
-    const head = this.source.headNumber();
-    const from = query.fromBlock < 0n ? 0n : query.fromBlock;
-    const to = query.toBlock > head ? head : query.toBlock;
-    if (from > to) return [];
-    if (to - from + 1n > BigInt(this.maxBlockRange)) throw LimitExceededError.blockRange(this.maxBlockRange, from, to);
-    const gap = this.historyGap?.(from, to);
-    if (gap !== undefined) throw new HistoryNotHeldError(gap);
+    const range = this.rangeOf(query);
+    if (range === undefined) return [];
+    const [from, to] = range;
     const blocks =
       this.index !== undefined
         ? await this.indexedBlocks(criteria, from, to)
         : await this.bloomScannedBlocks(criteria, from, to);
     return this.collect(blocks, criteria, from);
+  }
+
+  /**
+   * `queryLogs` of a range answered in this turn, when all it reads is in memory: the range at or above the recent
+   * postings' floor, the candidates' canonical hashes cached by the source, their logs in the block log cache (the
+   * common case of a query over recent blocks asked again). Undefined when something would have to be read: the
+   * caller then awaits `queryLogs`. The same answer and the same errors as `queryLogs`, which it shares its steps
+   * with; no promise, no read window, nothing read twice.
+   */
+  queryLogsNow(query: LogQuery): Log[] | undefined {
+    const { recent, source } = this;
+    if ('blockHash' in query || recent === undefined || source.canonicalHashNow === undefined) return undefined;
+    const criteria = compileCriteria(query);
+    const range = this.rangeOf(query);
+    if (range === undefined) return [];
+    const [from, to] = range;
+    const floor = recent.floor;
+    if (floor === undefined || from < floor) return undefined;
+    const candidates = recent.candidates(criteria, from, to);
+    const out: Log[] = [];
+    for (let i = 0; i < candidates.length; i++) {
+      const { number, hash } = candidates[i]!;
+      const canonical = source.canonicalHashNow(number);
+      if (canonical === undefined) return undefined;
+      if (!bytesEqual(canonical, hash)) continue;
+      const logs = this.blockLogs.get(hash);
+      if (logs === undefined) return undefined;
+      this.addMatching(out, logs, criteria, number, from);
+    }
+    return out;
+  }
+
+  /**
+   * The range `query` asks within the chain ([from, to], `to` at most the head), undefined when empty; throws when it
+   * is wider than the limit or its receipts are not all held.
+   */
+  private rangeOf(query: RangeLogQuery): [bigint, bigint] | undefined {
+    const head = this.source.headNumber();
+    const from = query.fromBlock < 0n ? 0n : query.fromBlock;
+    const to = query.toBlock > head ? head : query.toBlock;
+    if (from > to) return undefined;
+    if (to - from + 1n > BigInt(this.maxBlockRange)) throw LimitExceededError.blockRange(this.maxBlockRange, from, to);
+    const gap = this.historyGap?.(from, to);
+    if (gap !== undefined) throw new HistoryNotHeldError(gap);
+    return [from, to];
+  }
+
+  /** Appends the logs of block `number` that match; throws once the answer passes the result cap. */
+  private addMatching(
+    out: Log[],
+    logs: readonly Log[],
+    criteria: CompiledCriteria,
+    number: bigint,
+    from: bigint,
+  ): void {
+    for (let i = 0; i < logs.length; i++) if (matchesLog(criteria, logs[i]!)) out.push(logs[i]!);
+    if (out.length > this.maxResults)
+      throw LimitExceededError.results(this.maxResults, from, number > from ? number - 1n : undefined, number);
   }
 
   private async inBlock(hash: Uint8Array, criteria: CompiledCriteria): Promise<Log[]> {
@@ -151,18 +205,8 @@ export class LogQueries {
       const window = blocks.slice(start, start + this.readAhead);
       const logsPerBlock = window.map((b) => this.blockLogs.get(b.hash));
       if (logsPerBlock.includes(undefined)) await this.readMissing(window, logsPerBlock);
-      for (let i = 0; i < window.length; i++) {
-        for (const log of logsPerBlock[i]!) if (matchesLog(criteria, log)) out.push(log);
-        if (out.length > this.maxResults) {
-          const overflow = window[i].number;
-          throw LimitExceededError.results(
-            this.maxResults,
-            from,
-            overflow > from ? overflow - 1n : undefined,
-            overflow,
-          );
-        }
-      }
+      for (let i = 0; i < window.length; i++)
+        this.addMatching(out, logsPerBlock[i]!, criteria, window[i]!.number, from);
     }
     return out;
   }

@@ -20,7 +20,7 @@ import {
   type IndexCandidate,
   type LogIndexReader,
   LOG_INDEX_TAG,
-  postingPrefixes,
+  postingKeys,
 } from './log-index.js';
 import type { CompiledCriteria } from './match.js';
 
@@ -82,7 +82,8 @@ function members(group: Group): readonly BlockRef[] {
 
 /** Whether a block is in the group: a binary search per span, no set built. */
 function holds(group: Group, ref: BlockRef): boolean {
-  for (const { list, lo, hi } of group.spans) {
+  for (let s = 0; s < group.spans.length; s++) {
+    const { list, lo, hi } = group.spans[s]!;
     let at = lowerBound(list, ref.number, lo, hi);
     for (; at < hi && list[at]!.number === ref.number; at++) if (list[at]!.id === ref.id) return true;
   }
@@ -143,20 +144,33 @@ export class RecentLogPostings {
   candidates(c: CompiledCriteria, from: bigint, to: bigint): IndexCandidate[] {
     if (this.#floor === undefined || from < this.#floor)
       throw new RangeError(`recent log postings start at ${this.#floor}, asked from ${from}`);
-    const groups = postingPrefixes(c).map((prefixes) => this.#group(prefixes, from, to));
-    let smallest = groups[0]!;
-    for (const group of groups) if (group.size < smallest.size) smallest = group;
+    // Plain loops, no closure per group or block: a query over recent blocks (eth_getLogs' synchronous path) runs
+    // this only a few times on a node before it answers, in the interpreter.
+    const keys = postingKeys(c);
+    const groups: Group[] = [];
+    let smallest: Group | undefined;
+    for (let g = 0; g < keys.length; g++) {
+      const group = this.#group(keys[g]!, from, to);
+      if (group.size === 0) return [];
+      if (smallest === undefined || group.size < smallest.size) smallest = group;
+      groups.push(group);
+    }
     const out: BlockRef[] = [];
-    for (const ref of members(smallest)) if (groups.every((g) => g === smallest || holds(g, ref))) out.push(ref);
+    const candidates = members(smallest!);
+    next: for (let i = 0; i < candidates.length; i++) {
+      const ref = candidates[i]!;
+      for (let g = 0; g < groups.length; g++) if (groups[g] !== smallest && !holds(groups[g]!, ref)) continue next;
+      out.push(ref);
+    }
     return out;
   }
 
-  /** The blocks of [from, to] under any of `prefixes` (one OR-group): a span of each prefix's list. */
-  #group(prefixes: readonly Uint8Array[], from: bigint, to: bigint): Group {
+  /** The blocks of [from, to] under any of `keys` (one OR-group, keys as `postingKeys` makes them): a span of each. */
+  #group(keys: readonly string[], from: bigint, to: bigint): Group {
     const spans: Span[] = [];
     let size = 0;
-    for (const prefix of prefixes) {
-      const list = this.#lists.get(latin1(prefix));
+    for (let k = 0; k < keys.length; k++) {
+      const list = this.#lists.get(keys[k]!);
       if (list === undefined) continue;
       const lo = lowerBound(list, from);
       const hi = lowerBound(list, to + 1n);

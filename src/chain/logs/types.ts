@@ -84,6 +84,11 @@ export interface LogSource {
   headNumber(): bigint;
   /** Hash of the canonical block at `number`, undefined above the head. */
   canonicalHash(number: bigint): Promise<Uint8Array | undefined>;
+  /**
+   * `canonicalHash` when it is known without a read (a cache); undefined when it is not (or above the head). Without
+   * it, every query waits for `canonicalHash`.
+   */
+  canonicalHashNow?(number: bigint): Uint8Array | undefined;
   /** Header fields of a stored block, undefined if unknown. */
   header(hash: Uint8Array): Promise<LogBlockHeader | undefined>;
   /** Receipts of a stored block, undefined if unknown. */

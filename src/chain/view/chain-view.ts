@@ -234,6 +234,11 @@ export class ChainView {
     return this.store.getCanonicalHash(number);
   }
 
+  /** `getCanonicalHash` without a read: the cached hash, or undefined (not cached, or above the head). */
+  canonicalHashNow(number: bigint): Uint8Array | undefined {
+    return number > this.head.header.number ? undefined : this.store.canonicalHashNow(number);
+  }
+
   /** Is this stored block on the canonical chain? */
   async isCanonical(hash: Uint8Array): Promise<boolean> {
     const number = await this.store.getNumber(hash);

@@ -1,5 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { indexWrites, LOG_INDEX_TAG, unindexWrites } from '../../../src/chain/logs/log-index.js';
+import {
+  indexWrites,
+  LOG_INDEX_TAG,
+  postingKeys,
+  postingPrefixes,
+  unindexWrites,
+} from '../../../src/chain/logs/log-index.js';
+import { compileCriteria } from '../../../src/chain/logs/match.js';
+import { seededRandom } from '../../helpers/seeded-random.js';
 import { LogQueries } from '../../../src/chain/logs/query.js';
 import { addr, indexedChain, log } from './synthetic-chain.js';
 
@@ -31,5 +39,21 @@ describe('index writes', () => {
     let keys = 0;
     for await (const _ of env.db.keys()) keys++;
     expect(keys).toBe(3);
+  });
+});
+
+describe('posting keys', () => {
+  it('are the posting prefixes as latin1 text, group for group, on random criteria (bytes 0-255)', () => {
+    const random = seededRandom(7);
+    const bytes = (n: number) => Uint8Array.from({ length: n }, () => Math.floor(random() * 256));
+    const some = (n: number) => Array.from({ length: Math.floor(random() * 3) }, () => bytes(n));
+    for (let i = 0; i < 200; i++) {
+      const c = compileCriteria({
+        ...(random() < 0.6 ? { addresses: some(20) } : {}),
+        topics: Array.from({ length: Math.floor(random() * 5) }, () => (random() < 0.3 ? null : some(32))),
+      });
+      const expected = postingPrefixes(c).map((group) => group.map((p) => Buffer.from(p).toString('latin1')));
+      expect(postingKeys(c)).toEqual(expected);
+    }
   });
 });

@@ -52,6 +52,8 @@ export class SyntheticChain implements LogSource {
   readonly genesis: SyntheticBlock;
   /** Receipt reads, to check what the bloom and index spare. */
   receiptReads = 0;
+  /** Heights whose canonical hash `canonicalHashNow` does not know (a cache that lacks them). */
+  readonly uncachedHeights = new Set<bigint>();
 
   constructor(private readonly onStore?: (block: SyntheticBlock) => void | Promise<void>) {
     this.genesis = this.make(new Uint8Array(32), -1n, [], 'genesis');
@@ -111,6 +113,9 @@ export class SyntheticChain implements LogSource {
   }
   async canonicalHash(number: bigint): Promise<Uint8Array | undefined> {
     return this.canonical[Number(number)];
+  }
+  canonicalHashNow(number: bigint): Uint8Array | undefined {
+    return this.uncachedHeights.has(number) ? undefined : this.canonical[Number(number)];
   }
   async header(hash: Uint8Array): Promise<LogBlockHeader | undefined> {
     return this.blocks.get(hex(hash))?.header;
