@@ -13,6 +13,9 @@ import { bloomMayMatch, bytesEqual, compileCriteria, type CompiledCriteria, matc
 import type { RecentLogPostings } from './recent-postings.js';
 import type { Log, LogQuery, LogSource, RangeLogQuery } from './types.js';
 
+/** The most candidate blocks one query reads in the request's turn (the async path takes the rest). */
+const SYNC_CANDIDATE_LIMIT = 256;
+
 export interface LogQueryLimits {
   /** Widest block range (toBlock - fromBlock + 1) one query may span. Default 10,000. */
   readonly maxBlockRange?: number;
@@ -104,6 +107,8 @@ export class LogQueries {
     const floor = recent.floor;
     if (floor === undefined || from < floor) return undefined;
     const candidates = recent.candidates(criteria, from, to);
+    // A wide answer takes the async path, which yields between blocks: one turn stays short for other callers.
+    if (candidates.length > SYNC_CANDIDATE_LIMIT) return undefined;
     const out: Log[] = [];
     for (let i = 0; i < candidates.length; i++) {
       const { number, hash } = candidates[i]!;

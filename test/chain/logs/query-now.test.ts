@@ -174,4 +174,24 @@ describe('queryLogsNow', () => {
     expect(queries.queryLogsNow({ blockHash: chain.blockAt(2n)!.hash() })).toBeUndefined();
     expect(new LogQueries({ source: chain, index: reader }).queryLogsNow(query)).toBeUndefined(); // no postings
   });
+  it('leaves a query over more than 256 candidate blocks to the async path, which yields between blocks', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'query-now-'));
+    db = await ChainDB.open(dir, { writeBehind: false });
+    const store = db;
+    const chain = new SyntheticChain((block) => {
+      const batch = new WriteBatch();
+      batch.ops.push(...indexWrites(block, block.receipts));
+      return store.write(batch);
+    });
+    await chain.extend([[log(1, [1])]]);
+    const reader = { keys: store.keys.bind(store), observeTable: store.observeTable.bind(store) };
+    const followed = RecentLogPostings.follow(reader);
+    await followed.ready;
+    for (let i = 0; i < 300; i++) await chain.extend([[log(1, [1])]]);
+    const queries = new LogQueries({ source: chain, index: reader, recent: followed.postings, cachedLogs: 1000 });
+    const wide = { fromBlock: 2n, toBlock: 258n, addresses: [addr(1)] };
+    expect(await queries.queryLogs(wide)).toHaveLength(257); // now every block's logs are cached
+    expect(queries.queryLogsNow(wide)).toBeUndefined();
+    expect(queries.queryLogsNow({ ...wide, toBlock: 257n })).toHaveLength(256);
+  });
 });
