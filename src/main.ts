@@ -5,6 +5,7 @@
 import { constants } from 'node:os';
 import { startedByNpm, watchParent } from './cli/parent-watch.js';
 import { runCli } from './cli/cli.js';
+import { PLATFORM_NICE, lowerPlatformThreads } from './chain/index.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
 /** What a finished command may leave open when the process ends at once: its stdio and this turn's callbacks. */
@@ -26,6 +27,11 @@ const onStopSignal = (signal: NodeJS.Signals) => {
   stopCommand.abort();
 };
 for (const signal of STOP_SIGNALS) process.on(signal, onStopSignal);
+
+// This process's own threads first: V8's compile and GC helper threads take the cores its main thread leaves, so a
+// client's request is not preempted by the JIT (chain/workers/thread-priority.ts). Not in processes that only embed
+// the node (tests), whose threads are theirs to schedule.
+lowerPlatformThreads(PLATFORM_NICE);
 
 const outcome = await runCli(process.argv.slice(2), process.env, undefined, stopCommand.signal);
 if ('exitCode' in outcome) {

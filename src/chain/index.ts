@@ -205,3 +205,4 @@ export { fileProblem } from './base/file-problem.js';
 export { KeyedLock } from './base/keyed-lock.js';
 export { ProgressLog } from './base/progress-log.js';
 export { Lru } from './db/lru.js';
+export { PLATFORM_NICE, lowerPlatformThreads } from './workers/thread-priority.js';

@@ -30,8 +30,6 @@ import {
   ValueEncoding,
 } from '@ethereumjs/util';
 import { createVM, encodeReceipt, runTx, type VM } from '@ethereumjs/vm';
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BlockCodec } from '../codec/block-codec.js';
 import { Lru } from '../db/lru.js';
@@ -41,6 +39,7 @@ import { AskBatcher } from './ask-batcher.js';
 import { creditRewards } from './credit-rewards.js';
 import { withoutSenderCodeCheck } from './impersonated-run.js';
 import { sharedCommon } from './shared-common.js';
+import { currentThreadId, lowerThreadPriority } from '../workers/thread-priority.js';
 import type {
   FromSealWorker,
   NodeAnswer,
@@ -54,15 +53,16 @@ import type {
 
 const port = parentPort!;
 
-// The checks are background work: on Linux this thread alone runs at a lower priority (nice 5; a thread id is a
-// process id to setpriority), so it yields to the main thread and the node's clients; not the lowest (19), which on a
-// machine kept busy by other work (a test runner beside a dev node) starved it and the lag bound then stalled the miner.
-try {
-  const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
-  if (Number.isInteger(tid) && tid > 0) setPriority(tid, 5);
-} catch {
-  // Elsewhere it keeps the process's priority; the lag bound still holds the miner back when it falls behind.
-}
+// The checks are background work: on Linux this thread alone runs at a lower priority, below the main thread and
+// V8's platform threads (PLATFORM_NICE; they also compile this isolate's code), so it takes the cores they leave.
+// Sent-and-mined row on fresh nodes (results/transfer-server-time.md round 18): with this worker at 10 and those
+// threads at 5 (before: 5 and 0), the main thread waited for a core 1.2-3x less per transfer and the row ran 1.1-1.5x
+// faster in 5 of 6 pairs; the other way round (10 above 5) it did not. Not the lowest (19), which on a machine kept
+// busy by other work (a test runner beside a dev node) starved it; when it falls behind, the lag bound holds the miner
+// back until it catches up. Elsewhere it keeps the process's priority.
+const SEAL_CHECK_NICE = 10;
+const tid = currentThreadId();
+if (tid !== undefined) lowerThreadPriority(tid, SEAL_CHECK_NICE);
 const setup = workerData as SealCheckSetup;
 const network: NetworkDefinition = {
   ...setup.network,
