@@ -28,6 +28,8 @@ export interface SoakOptions {
   readonly neverReadingEveryMs: number;
   /** Progress lines (one per sample); default none. */
   readonly onSample?: (sample: Sample) => void;
+  /** What the node runs (scripts/soak/node.ts `SoakNodeOptions.entry`); default the TypeScript sources through tsx. */
+  readonly entry?: readonly string[];
 }
 
 export const defaultSoakOptions: SoakOptions = {
@@ -198,6 +200,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       SVC_NODE_NETWORK_RPC_WS_PING_INTERVAL: `${opts.pingIntervalMs}ms`,
     },
     watch: [SLOW_CONSUMER_MSG, NO_PONG_MSG],
+    ...(opts.entry ? { entry: opts.entry } : {}),
   });
   let load: Awaited<ReturnType<typeof startLoad>> | undefined;
   try {

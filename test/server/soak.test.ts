@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runSoak } from '../../scripts/soak/run.js';
+import { mainEntry } from '../helpers/node-process.js';
 
 describe('soak: what vanished clients leave is reclaimed', () => {
   it('filters expire, subscriptions go with their socket, never-reading clients are dropped', async () => {
@@ -22,6 +23,8 @@ describe('soak: what vanished clients leave is reclaimed', () => {
       filterEveryMs: 500,
       vanishEveryMs: 300,
       neverReadingEveryMs: 5_000,
+      // The bundle the global setup built, as the other test nodes run (the sources through tsx cost ~4 s more CPU).
+      entry: mainEntry(),
     });
     const { counts, load } = report;
     expect(load.errors).toEqual({});

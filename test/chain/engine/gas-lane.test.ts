@@ -187,7 +187,8 @@ describe('the lean frame loop counting gas in a number', () => {
         const inlineBefore = stepCounts().inline;
         const a = await outcome(top, child, true, gasLimit);
         const ranInline = stepCounts().inline - inlineBefore;
-        const b = await outcome(top, child, false, gasLimit);
+        // The reference at 300,000 gas is the generous run above: the same call on a fresh EVM, so not run twice.
+        const b = gasLimit === 300_000n ? generous : await outcome(top, child, false, gasLimit);
         cases.push({ top, child, gasLimit });
         inLane.push(a);
         expect({ i, gasLimit, ...a }, `program ${i} at ${gasLimit}`).toEqual({ i, gasLimit, ...b });
