@@ -61,9 +61,26 @@ export function emitValidators(model: Model, header: string): ValidatorSources {
   }
   const names = Object.keys(exports).sort();
   return {
-    js: `${header}\n${code.replace(/^"use strict";\n?/, '')}`,
+    js: `${header}\n${withoutUnusedSchemas(code.replace(/^"use strict";\n?/, ''))}`,
     dts: `${header}\n${DTS_PRELUDE}\n${names.map((name) => `export declare const ${name}: Validator;`).join('\n')}\n`,
   };
+}
+
+/**
+ * `code` without the `const schemaN = {...};` lines nothing refers to: ajv's standalone output declares every schema it
+ * compiled, though the validators read only a few (~40 of ~660). Every node start compiles and builds what the module
+ * holds, and the unused ones were 150 KB of object literals.
+ */
+function withoutUnusedSchemas(code: string): string {
+  const uses = new Map<string, number>();
+  for (const [name] of code.matchAll(/\bschema\d+\b/g)) uses.set(name, (uses.get(name) ?? 0) + 1);
+  return code
+    .split('\n')
+    .filter((line) => {
+      const declared = /^const (schema\d+) = .*;$/.exec(line)?.[1];
+      return declared === undefined || uses.get(declared) !== 1;
+    })
+    .join('\n');
 }
 
 function quietUnicodeDeprecation(args: unknown[]): void {

@@ -10,7 +10,7 @@ type JsonObject = { [key: string]: JsonValue };
 const COMPONENT_REF = '#/components/schemas/';
 
 function componentSchemas(): JsonObject {
-  const components = openrpcDocument.components as JsonObject;
+  const components = openrpcDocument().components as JsonObject;
   return components.schemas as JsonObject;
 }
 

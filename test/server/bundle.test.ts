@@ -72,7 +72,7 @@ describe('the bundle', () => {
     const targets = new Set<string>();
     for (const name of readdirSync(bundleDir).filter((n) => n.endsWith('.js'))) {
       const text = readFileSync(join(bundleDir, name), 'utf8');
-      for (const [, relative] of text.matchAll(/new URL\("(\.\.\/[^"]+)", import\.meta\.url\)/g))
+      for (const [, relative] of text.matchAll(/new URL\("(\.\.\/[^"]+)",\s*import\.meta\.url\)/g))
         targets.add(relative!);
     }
     // Those that spawn workers (sender recovery, Ethash cache) and find docs/ and the package version.

@@ -24,7 +24,8 @@ export function goDurationMs(text: string): number {
   let total = 0;
   let rest = text;
   while (rest.length > 0) {
-    const m = /^(\d+(?:\.\d+)?)(ns|us|µs|ms|s|m|h)/.exec(rest);
+    // µ as an escape: a raw one would make its whole bundle chunk two-byte text (bin/bundle.js).
+    const m = /^(\d+(?:\.\d+)?)(ns|us|\u00b5s|ms|s|m|h)/.exec(rest);
     if (m === null) throw invalidParams(`invalid params: timeout ${JSON.stringify(text)} is not a duration like "5s"`);
     total += Number(m[1]) * GO_UNITS[m[2]];
     rest = rest.slice(m[0].length);
