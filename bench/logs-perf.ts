@@ -22,10 +22,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort } from '../test/helpers/free-port.js';
-import { RECIPIENT } from './compare/fixture.js';
 import { RpcClient, waitUntilAnswering } from './compare/rpc.js';
-import { TEST_KEYS } from './compare/targets.js';
-import { FIRST_TRANSFER_GAS, Sender, TRANSFER_TOPIC } from './compare/token.js';
+import { buildLogsRowChain } from './logs-row-chain.js';
 
 const { values } = parseArgs({
   options: {
@@ -111,22 +109,7 @@ async function startNode(repo: string): Promise<Node> {
 
 /** The row's chain; returns its query. */
 async function buildRow(rpc: RpcClient): Promise<object> {
-  const sender = await Sender.open(rpc, TEST_KEYS[0]);
-  const deploy = await sender.signDeploy(10n ** 27n);
-  await sender.send(deploy.raw);
-  await sender.waitAllMined(60_000, 1);
-  for (let call = 0; call < 100; call++) {
-    await rpc.call('qa_mineBlocks', [99, false]);
-    await sender.send(await sender.signTokenTransfer(deploy.address, RECIPIENT, 1n, FIRST_TRANSFER_GAS));
-    await sender.waitAllMined(60_000, 1);
-  }
-  const head = BigInt(await rpc.call<string>('eth_blockNumber'));
-  return {
-    fromBlock: `0x${(head - 999n).toString(16)}`,
-    toBlock: `0x${head.toString(16)}`,
-    address: deploy.address,
-    topics: [TRANSFER_TOPIC],
-  };
+  return buildLogsRowChain(rpc);
 }
 
 /** Samples the node's main thread while `work` runs; the samples' stacks, leaf first, with their times (ms). */

@@ -9,10 +9,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../test/helpers/free-port.js';
-import { RECIPIENT } from './compare/fixture.js';
 import { RpcClient, waitUntilAnswering } from './compare/rpc.js';
-import { TEST_KEYS } from './compare/targets.js';
-import { FIRST_TRANSFER_GAS, Sender, TRANSFER_TOPIC } from './compare/token.js';
+import { buildLogsRowChain } from './logs-row-chain.js';
 const [baseRepo, changeRepo, roundsArg] = process.argv.slice(2);
 const rounds = Number(roundsArg ?? 20);
 const runMs = (pid: number) => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[0]) / 1e6;
@@ -26,22 +24,7 @@ async function start(repo: string) {
   );
   const rpc = new RpcClient(`http://127.0.0.1:${port}`);
   await waitUntilAnswering(rpc, child);
-  const sender = await Sender.open(rpc, TEST_KEYS[0]);
-  const deploy = await sender.signDeploy(10n ** 27n);
-  await sender.send(deploy.raw);
-  await sender.waitAllMined(60_000, 1);
-  for (let call = 0; call < 100; call++) {
-    await rpc.call('qa_mineBlocks', [99, false]);
-    await sender.send(await sender.signTokenTransfer(deploy.address, RECIPIENT, 1n, FIRST_TRANSFER_GAS));
-    await sender.waitAllMined(60_000, 1);
-  }
-  const head = BigInt(await rpc.call<string>('eth_blockNumber'));
-  const filter = {
-    fromBlock: `0x${(head - 999n).toString(16)}`,
-    toBlock: `0x${head.toString(16)}`,
-    address: deploy.address,
-    topics: [TRANSFER_TOPIC],
-  };
+  const filter = await buildLogsRowChain(rpc);
   return {
     repo,
     rpc,

@@ -54,6 +54,24 @@ async function outcomeOf(run: () => Log[] | Promise<Log[]>): Promise<Outcome> {
   }
 }
 
+/** A chain on a fresh database whose blocks each hold one log of address 1, its postings followed from block 2 on. */
+async function followedChain(blocks: number) {
+  dir = mkdtempSync(join(tmpdir(), 'query-now-'));
+  db = await ChainDB.open(dir, { writeBehind: false });
+  const store = db;
+  const chain = new SyntheticChain((block) => {
+    const batch = new WriteBatch();
+    batch.ops.push(...indexWrites(block, block.receipts));
+    return store.write(batch);
+  });
+  await chain.extend([[log(1, [1])]]);
+  const reader = { keys: store.keys.bind(store), observeTable: store.observeTable.bind(store) };
+  const followed = RecentLogPostings.follow(reader);
+  await followed.ready;
+  for (let i = 0; i < blocks; i++) await chain.extend([[log(1, [1])]]);
+  return { chain, reader, postings: followed.postings };
+}
+
 describe('queryLogsNow', () => {
   it.each([1, 2, 3, 4, 5, 6])('answers as queryLogs does, or not at all (seed %i)', async (seed) => {
     const random = seededRandom(seed);
@@ -148,20 +166,8 @@ describe('queryLogsNow', () => {
   });
 
   it('declines what is not in memory: a range below the floor, an uncached canonical hash, a block not cached', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'query-now-'));
-    db = await ChainDB.open(dir, { writeBehind: false });
-    const store = db;
-    const chain = new SyntheticChain((block) => {
-      const batch = new WriteBatch();
-      batch.ops.push(...indexWrites(block, block.receipts));
-      return store.write(batch);
-    });
-    await chain.extend([[log(1, [1])]]);
-    const reader = { keys: store.keys.bind(store), observeTable: store.observeTable.bind(store) };
-    const followed = RecentLogPostings.follow(reader);
-    await followed.ready;
-    for (let i = 0; i < 4; i++) await chain.extend([[log(1, [1])]]);
-    const queries = new LogQueries({ source: chain, index: reader, recent: followed.postings });
+    const { chain, reader, postings } = await followedChain(4);
+    const queries = new LogQueries({ source: chain, index: reader, recent: postings });
     const query = { fromBlock: 2n, toBlock: 5n, addresses: [addr(1)] };
     expect(queries.queryLogsNow(query)).toBeUndefined(); // no block's logs cached yet
     expect(await queries.queryLogs(query)).toHaveLength(4);
@@ -175,20 +181,8 @@ describe('queryLogsNow', () => {
     expect(new LogQueries({ source: chain, index: reader }).queryLogsNow(query)).toBeUndefined(); // no postings
   });
   it('leaves a query over more than 256 candidate blocks to the async path, which yields between blocks', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'query-now-'));
-    db = await ChainDB.open(dir, { writeBehind: false });
-    const store = db;
-    const chain = new SyntheticChain((block) => {
-      const batch = new WriteBatch();
-      batch.ops.push(...indexWrites(block, block.receipts));
-      return store.write(batch);
-    });
-    await chain.extend([[log(1, [1])]]);
-    const reader = { keys: store.keys.bind(store), observeTable: store.observeTable.bind(store) };
-    const followed = RecentLogPostings.follow(reader);
-    await followed.ready;
-    for (let i = 0; i < 300; i++) await chain.extend([[log(1, [1])]]);
-    const queries = new LogQueries({ source: chain, index: reader, recent: followed.postings, cachedLogs: 1000 });
+    const { chain, reader, postings } = await followedChain(300);
+    const queries = new LogQueries({ source: chain, index: reader, recent: postings, cachedLogs: 1000 });
     const wide = { fromBlock: 2n, toBlock: 258n, addresses: [addr(1)] };
     expect(await queries.queryLogs(wide)).toHaveLength(257); // now every block's logs are cached
     expect(queries.queryLogsNow(wide)).toBeUndefined();
