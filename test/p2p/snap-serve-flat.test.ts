@@ -14,17 +14,7 @@ import { SnapServer } from '../../src/p2p/snap/serve.js';
 import { mine, openDevChain, signedTx, tempDir } from '../chain/engine/fixtures.js';
 import { FlatDouble } from '../chain/state/flat-double.js';
 import { fillerInitCode } from './snap-fixtures.js';
-
-/** Deterministic randomness (mulberry32), so a failing case can be run again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as random } from '../helpers/seeded-random.js';
 
 describe('snap/1 serving from the flat state', () => {
   const dir = tempDir('snap-serve-flat-');

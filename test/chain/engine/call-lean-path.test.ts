@@ -21,19 +21,10 @@ import {
   signedTx,
   tempDir,
 } from './fixtures.js';
+import { seededRandom as seeded } from '../../helpers/seeded-random.js';
 
 const encode = encodeCounterCall;
 
-/** A small deterministic generator (mulberry32), so a failing random call can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const address = (hex: string) => hexToBytes(hex as `0x${string}`);
 
 /** The chain's call context of its head, built as Blockchain.call builds it. */

@@ -17,17 +17,7 @@ import { describe, expect, it } from 'vitest';
 import { callDeadlineInstalled } from '../../../src/chain/exec/call-deadline.js';
 import { leanOpcodes } from '../../../src/chain/exec/call-opcodes.js';
 import { stepCounts } from '../../../src/chain/exec/sync-step.js';
-
-/** A small deterministic generator (mulberry32), so a failing program can be replayed. */
-function seeded(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom as seeded } from '../../helpers/seeded-random.js';
 
 const CALLER = createAddressFromString('0x00000000000000000000000000000000000000ca');
 const TOP = createAddressFromString('0x000000000000000000000000000000000000c0a1');
