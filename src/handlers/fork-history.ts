@@ -76,11 +76,6 @@ export class ForkAwareReads {
   }
 
   /**
-   * eth_getLogs: the part of the range at or below the base (or a block hash there) is the upstream's history, its
-   * logs asked of the upstream, as Anvil does; `local(query)` reads the rest, the blocks mined here. Off a fork (every
-   * log is this chain's) the answer is written from each log's kept JSON bytes (format/log-json.ts).
-   */
-  /**
    * eth_getLogs answered in this turn, off a fork, when `now` can answer the query from memory (LogQueries'
    * queryLogsNow); undefined otherwise (then `logs`).
    */
@@ -90,6 +85,11 @@ export class ForkAwareReads {
     return logs === undefined ? undefined : logsJson(logs, this.engine.memo);
   }
 
+  /**
+   * eth_getLogs: the part of the range at or below the base (or a block hash there) is the upstream's history, its
+   * logs asked of the upstream, as Anvil does; `local(query)` reads the rest, the blocks mined here. Off a fork (every
+   * log is this chain's) the answer is written from each log's kept JSON text (format/log-json.ts).
+   */
   async logs(filter: Filter, query: LogQuery, local: (query: LogQuery) => Promise<EngineLog[]>): Promise<Log[]> {
     const base = this.forkBase;
     if (base === undefined) return logsJson(await local(query), this.engine.memo);
