@@ -127,7 +127,7 @@ wrap(P(BlockRunner), 'apply', 'runner.apply');
 wrap(P(BlockRunner), 'finish', 'runner.finish');
 wrap(P(BlockAssembler), 'assemble');
 wrap(P(Blockchain), 'importBlock');
-wrap(P(BlockValidator), 'validateHeader');
+wrap(P(BlockValidator), 'checkHeader');
 wrap(P(ForkChoice), 'switchHead');
 wrap(P(ForkChoice), 'stageCanonicalSwitch');
 wrap((engine.chain as any).db, 'write', 'db.write');
