@@ -14,7 +14,9 @@
  * (garbage included, heap-sampling.ts), writes the profile there and prints the bytes per transfer by site; with
  * HEAP_SURVIVORS=1 only what outlived a scavenge (promoted: the old generation's churn, found by mark-sweeps);
  * CPUPROF=<file> writes a CPU profile of the timed transfers only (no start-up, no warm-up: the steady state,
- * for bench/profile-summary.ts); WARMUP (200) transfers before the clock (1000+ for V8's optimised code).
+ * for bench/profile-summary.ts); PERF=<file> samples the main thread's CPU over the timed transfers with Linux perf
+ * (bench/perf-main.ts: run with NODE_OPTIONS=--perf-basic-prof; PERF_FOCUS=<fn,…> prints those functions' callees);
+ * WARMUP (200) transfers before the clock (1000+ for V8's optimised code).
  */
 import { join } from 'node:path';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -35,6 +37,7 @@ import { SealChecker } from '../src/chain/exec/seal-checker.js';
 import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
 import { tempDir } from '../test/chain/engine/fixtures.js';
 import { startHeapSampling } from './heap-sampling.js';
+import { perfMain } from './perf-main.js';
 import { Session } from 'node:inspector/promises';
 /** utime + stime (ms) of each thread of this process, by thread id, with its name. */
 function threadCpuMs(): Map<string, { name: string; ms: number }> {
@@ -124,7 +127,7 @@ wrap(P(BlockRunner), 'apply', 'runner.apply');
 wrap(P(BlockRunner), 'finish', 'runner.finish');
 wrap(P(BlockAssembler), 'assemble');
 wrap(P(Blockchain), 'importBlock');
-wrap(P(BlockValidator), 'validateHeader');
+wrap(P(BlockValidator), 'checkHeader');
 wrap(P(ForkChoice), 'switchHead');
 wrap(P(ForkChoice), 'stageCanonicalSwitch');
 wrap((engine.chain as any).db, 'write', 'db.write');
@@ -181,12 +184,14 @@ if (profiler !== undefined) {
   await profiler.post('Profiler.enable');
   await profiler.post('Profiler.start');
 }
+const perf = process.env.PERF ? await perfMain(process.env.PERF) : undefined;
 const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const main0 = mainThreadCpuMs();
 const threads0 = threadCpuMs();
 for (let i = W; i < N + W; i++) await sendMined(raws[i]!);
 const ms = (performance.now() - t0) / N;
+await perf?.stop(N, 'transfer');
 if (profiler !== undefined) {
   const { profile } = await profiler.post('Profiler.stop');
   profiler.disconnect();

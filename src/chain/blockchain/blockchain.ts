@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events';
 import { join } from 'node:path';
 import type { Block, BlockHeader } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
-import { equalsBytes } from '@ethereumjs/util';
+import { type Account, type Address, equalsBytes } from '@ethereumjs/util';
 import { BlockAssembler, type AssembledBlock, type AssembleOptions } from '../assembly/assembler.js';
 import { BULK_CHUNK, EmptyChunkBuilder, type ExtendedBlock, type ExtendHeadOptions } from '../assembly/empty-chunk.js';
 import { SealedBlocks } from '../exec/sealed-blocks.js';
@@ -276,6 +276,8 @@ export class Blockchain extends EventEmitter<ChainEvents> {
   getTransaction(txHash: Uint8Array): Promise<TransactionLookup | undefined> {
     return this.view.getTransaction(txHash);
   }
+
+  headAccountNow = (address: Address): Account | null | undefined => this.view.headAccountNow(address);
 
   stateAt(ref: BlockRef): Promise<StateView | undefined> {
     return this.view.stateAt(ref);

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import type { Block } from '@ethereumjs/block';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { bytesToHex } from '@ethereumjs/util';
+import { type Address, bytesToHex } from '@ethereumjs/util';
 import type { ConsoleListener } from '../assembly/assembler.js';
 import { Blockchain } from '../blockchain/blockchain.js';
 import { cacheLimitsOf, type CacheLimits } from '../base/cache-limits.js';
@@ -27,7 +27,7 @@ import type { PruningOptions } from '../blockchain/pruner.js';
 import { instantSealNetwork, sealVerifierFor, type SealMode } from './seal-mode.js';
 import { TxPool } from '../txpool/txpool.js';
 import type { StateRetentionOptions } from '../state/retention.js';
-import type { PoolChainView } from '../txpool/chain-view.js';
+import type { PoolAccount, PoolChainView } from '../txpool/chain-view.js';
 import type { TxPoolOptions } from '../txpool/options.js';
 import { PoolSettle, type SubmitResult } from '../txpool/settle.js';
 import { installFastRlpEncode } from '../codec/fast-rlp.js';
@@ -336,13 +336,21 @@ function poolViewOf(chain: Blockchain, nextGasLimit: () => bigint): PoolChainVie
   return {
     chainId: chain.network.chainId,
     blockGasLimit: nextGasLimit,
-    async account(address) {
-      const state = await chain.stateAt('latest');
-      if (state === undefined) return { nonce: 0n, balance: 0n };
-      const [nonce, balance] = await Promise.all([state.getNonce(address.bytes), state.getBalance(address.bytes)]);
-      return { nonce, balance };
+    account(address) {
+      // The senders of a block assembled here are in the state it was assembled on: no read view, no promise.
+      const known = chain.headAccountNow(address);
+      if (known === null) return { nonce: 0n, balance: 0n };
+      if (known !== undefined) return { nonce: known.nonce, balance: known.balance };
+      return readAccount(chain, address);
     },
     // The chain's own rules (ETC by default, Ethereum's for test chains) decide how the next block's transactions decode.
     commonForNextBlock: () => chain.txCommonAt(chain.getHead().header.number + 1n),
   };
+}
+
+async function readAccount(chain: Blockchain, address: Address): Promise<PoolAccount> {
+  const state = await chain.stateAt('latest');
+  if (state === undefined) return { nonce: 0n, balance: 0n };
+  const [nonce, balance] = await Promise.all([state.getNonce(address.bytes), state.getBalance(address.bytes)]);
+  return { nonce, balance };
 }

@@ -47,7 +47,9 @@ export class ForkChoice {
     remember: () => void,
     onHead?: () => void,
   ): Promise<ImportResult> {
-    if (!heavier(weight, this.view.headWeight()) || !(await this.keepsLatestCheckpoint(block))) {
+    // A child of the head keeps the head's latest checkpoint: no call (and no promise) for it.
+    const childOfHead = equalsBytes(block.header.parentHash, this.view.getHead().hash());
+    if (!heavier(weight, this.view.headWeight()) || (!childOfHead && !(await this.keepsLatestCheckpoint(block)))) {
       await this.db.write(batch);
       remember();
       return { status: 'side', block };
@@ -93,7 +95,10 @@ export class ForkChoice {
     weight: ChainWeight,
     afterWrite?: () => void,
   ): Promise<ImportResult> {
-    const change = await this.stageCanonicalSwitch(batch, block);
+    const head = this.view.getHead();
+    const change = equalsBytes(block.header.parentHash, head.hash())
+      ? this.stageChildOfHead(batch, block, head)
+      : await this.stageCanonicalSwitch(batch, block);
     this.store.stageHead(batch, block.hash());
     // A reorg is one diff, from the old head's state to the new one's.
     await this.view.flat.writeHead(batch, this.view.stateRootAfter(block.header));
@@ -105,6 +110,15 @@ export class ForkChoice {
     if (change.dropped.length > 0) this.events.emit('reorg', change);
     this.events.emit('newHead', block);
     return { status: 'head', block, dropped: change.dropped, added: change.added };
+  }
+
+  /**
+   * `stageCanonicalSwitch` for a child of the head (every block the node mines, nearly every block a peer sends):
+   * what its walk finds, without reading the parent again or asking whether the head is canonical.
+   */
+  private stageChildOfHead(batch: WriteBatch, newHead: Block, head: Block): ReorgEvent {
+    this.store.stageCanonical(batch, newHead);
+    return { dropped: [], added: [newHead], commonAncestor: head };
   }
 
   /** Stages the canonical index and tx index change that makes `newHead` the head. */

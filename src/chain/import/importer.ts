@@ -111,7 +111,11 @@ export class BlockImporter {
     if (!surelyNew && (await store.getNumber(hash)) !== undefined)
       return (await this.p.forkChoice.restoreStored(hash, block)) ?? { status: 'known', hash };
     const header = block.header;
-    const parent = await store.getHeader(header.parentHash);
+    // The head is stored: a child of it (every block mined here) takes its header without a read or a promise.
+    const onHead = view.getHead();
+    const parent = equalsBytes(header.parentHash, onHead.hash())
+      ? onHead.header
+      : await store.getHeader(header.parentHash);
     if (parent === undefined) {
       throw new BlockImportError(
         'unknown-parent',
@@ -130,7 +134,9 @@ export class BlockImporter {
     if (checkpoint !== undefined) {
       validator.validateCheckpointBlock(parent, block, checkpoint);
     } else {
-      await validator.validateHeader(parent, header, 'block', this.p.sealed.sealVerified(block));
+      // Awaited only when the rules or the seal check answer later (checkHeader returns their promise then).
+      const checked = validator.checkHeader(parent, header, 'block', this.p.sealed.sealVerified(block));
+      if (checked !== undefined) await checked;
       if (assembled === undefined) await validator.validateBody(block, parent, common);
     }
 

@@ -17,7 +17,10 @@ export interface PoolChainView {
   readonly chainId: bigint;
   /** Gas limit a transaction must fit in: the next block's (the head's is a fine approximation). */
   blockGasLimit(): bigint;
-  /** Nonce and balance of `address` at the head (a missing account is nonce 0, balance 0). */
+  /**
+   * Nonce and balance of `address` at the head (a missing account is nonce 0, balance 0): at once when the head's
+   * state answers without a read (the pool then does not give up its turn), else a promise.
+   */
   account(address: Address): PoolAccount | Promise<PoolAccount>;
   /**
    * The Common for decoding and validating transactions of the next block: `txRulesAt(network, head + 1)`
@@ -25,4 +28,9 @@ export interface PoolChainView {
    * src/chain/exec so decoding does not rebuild parameter tables per transaction. Called once per add.
    */
   commonForNextBlock(): Common;
+}
+
+/** An account read still under way (any thenable: a test's fake chain may answer with its own). */
+export function isPending(read: PoolAccount | Promise<PoolAccount>): read is Promise<PoolAccount> {
+  return typeof (read as { then?: unknown }).then === 'function';
 }

@@ -1,4 +1,5 @@
-import type { Address } from '@ethereumjs/util';
+import type { TypedTransaction } from '@ethereumjs/tx';
+import { type Address, bytesToHex } from '@ethereumjs/util';
 import type { PoolTransaction } from './decode.js';
 
 /** A transaction the pool holds, with what ordering and validation need precomputed. Immutable. */
@@ -25,3 +26,17 @@ export interface PooledTx {
 
 /** Whether a pooled transaction can go into the next block (`pending`) or waits for a nonce gap (`queued`). */
 export type PoolTxStatus = 'pending' | 'queued';
+
+/** The pool's key of a transaction hash (bytes, or 0x hex in any case). */
+export function hashKey(hash: Uint8Array | string): string {
+  return typeof hash === 'string' ? hash.toLowerCase() : bytesToHex(hash);
+}
+
+/** The pool's key of a transaction's sender; undefined when none can be recovered. */
+export function senderOf(tx: TypedTransaction): string | undefined {
+  try {
+    return tx.getSenderAddress().toString();
+  } catch {
+    return undefined;
+  }
+}

@@ -13,14 +13,14 @@ import type { TypedTransaction } from '@ethereumjs/tx';
 import { type Address, bytesToHex } from '@ethereumjs/util';
 import { AddsInFlight } from './adds-in-flight.js';
 import { type Candidate, TxAdmission, alreadyKnown } from './admission.js';
-import type { PoolAccount, PoolChainView } from './chain-view.js';
+import { type PoolAccount, type PoolChainView, isPending } from './chain-view.js';
 import { TxRejectedError } from './errors.js';
 import type { TxDropReason, TxPoolEvents } from './events.js';
 import { evictedDetail, expiredDetail, staleDetail } from './drop-details.js';
 import { evictionVictim } from './eviction.js';
 import { ExecutableTxCursor } from './executable-cursor.js';
 import { type ResolvedPoolOptions, type TxPoolOptions, resolvePoolOptions } from './options.js';
-import type { PoolTxStatus, PooledTx } from './pooled-tx.js';
+import { type PoolTxStatus, type PooledTx, hashKey, senderOf } from './pooled-tx.js';
 import { type DroppedTxRecord, RecentDrops } from './recent-drops.js';
 import { SenderQueue } from './sender-queue.js';
 import { SenderRecovery, type SenderRecoveryCounts } from './sender-recovery.js';
@@ -107,7 +107,9 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
       for (let reads = 0; ; reads++) {
         if (this.blockAdded !== undefined) await this.blockAdded.done.catch(() => undefined);
         const epoch = this.headEpoch;
-        const account = await this.chain.account(candidate.sender);
+        const read = this.chain.account(candidate.sender);
+        // Answered at once (the head's kept state), no turn is given up and the head cannot have moved.
+        const account = isPending(read) ? await read : read;
         if (epoch !== this.headEpoch && reads < MAX_ACCOUNT_REREADS) continue;
         return this.insert(candidate, account);
       }
@@ -432,7 +434,8 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
     const queues = [...keys]
       .map((key) => this.senders.get(key))
       .filter((queue): queue is SenderQueue => queue !== undefined);
-    const accounts = await Promise.all(queues.map((queue) => this.chain.account(queue.address)));
+    const reads = queues.map((queue) => this.chain.account(queue.address));
+    const accounts = reads.some(isPending) ? await Promise.all(reads) : (reads as PoolAccount[]);
     queues.forEach((queue, i) => {
       // A queue emptied and re-created during the reads was built from a fresh account already.
       if (this.senders.get(queue.key) === queue) this.rebaseQueue(queue, accounts[i], minedHashes);
@@ -484,17 +487,5 @@ export class TxPool extends EventEmitter<TxPoolEvents> {
 
   private maybeSweepExpired(): void {
     if (this.options.now() - this.lastExpirySweep >= EXPIRY_SWEEP_INTERVAL_MS) this.pruneExpired();
-  }
-}
-
-function hashKey(hash: Uint8Array | string): string {
-  return typeof hash === 'string' ? hash.toLowerCase() : bytesToHex(hash);
-}
-
-function senderOf(tx: TypedTransaction): string | undefined {
-  try {
-    return tx.getSenderAddress().toString();
-  } catch {
-    return undefined;
   }
 }

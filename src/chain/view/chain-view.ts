@@ -7,7 +7,7 @@ import type { Block, BlockBytes, BlockHeader, BlockHeaderBytes } from '@ethereum
 import type { Common } from '@ethereumjs/common';
 import type { EVMMockBlockchainInterface } from '@ethereumjs/evm';
 import type { TypedTransaction } from '@ethereumjs/tx';
-import { bytesToHex, equalsBytes } from '@ethereumjs/util';
+import { type Account, type Address, bytesToHex, equalsBytes } from '@ethereumjs/util';
 import {
   buildCheckpointBlock,
   checkpointOf,
@@ -271,6 +271,15 @@ export class ChainView {
     ]);
     if (block === undefined || receipts === undefined) return undefined;
     return { tx: block.transactions[at.index], block, index: at.index, receipt: receipts[at.index] };
+  }
+
+  /**
+   * An account of the head's state from the state its block was assembled on, while that state is still the head's:
+   * what `stateAt('latest')`'s view reads first (the same `knownAccounts`), without the view, its memo and promises.
+   * The pool reads its senders at every head. Undefined when not known so (null: known to be absent).
+   */
+  headAccountNow(address: Address): Account | null | undefined {
+    return this.headState.knownAccounts(this.head.hash())(address);
   }
 
   /**

@@ -180,6 +180,31 @@ describe('block and pending-transaction filters', () => {
     expect(await manager.changes(id)).toEqual({ kind: 'blocks', hashes });
   });
 
+  it('follow heads nobody listens to in their own turn, with no task; filters made after a head start after it', async () => {
+    const internals = manager as unknown as { queued: number };
+    // Nothing listens: each announcement is taken at once (no task queued), and the blocks between are not read.
+    const heads: SyntheticBlock[] = [];
+    for (let i = 0; i < 3; i++) {
+      heads.push(await mine([log(1, [1])]));
+      expect(internals.queued).toBe(0);
+    }
+    // Made in the turn of the third head's announcement: they start after it.
+    const logs = manager.newLogFilter({ addresses: [addr(1)] });
+    const blocks = manager.newBlockFilter();
+    const ids = { logs: await logs, blocks: await blocks };
+    const next = await mine([log(1, [2])]);
+    expect(internals.queued).toBeGreaterThan(0);
+    await manager.settled();
+    expect(brief(await logsOf(ids.logs))).toEqual(['4:1']);
+    expect(await manager.changes(ids.blocks)).toEqual({ kind: 'blocks', hashes: [next.hash()] });
+    // A reorg back past them while nothing else listens: the filters see it as ever.
+    manager.uninstall(ids.blocks);
+    const sideFour = await chain.build([[log(1, [5])]], heads[2]!, 'side');
+    reorgTo(await chain.build([[log(1, [6])]], sideFour, 'side'));
+    await manager.settled();
+    expect(brief(await logsOf(ids.logs))).toEqual(['4:1:removed', '4:1', '5:1']);
+  });
+
   it('deliver heads announced one by one within a turn through one move, every block once and in order', async () => {
     const read: bigint[] = [];
     start({
