@@ -16,6 +16,7 @@ import type { OpenedState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import type { SealedBlocks } from '../exec/sealed-blocks.js';
 import type { WarmState } from '../exec/warm-state.js';
+import { SealedHeaders } from './sealed-header.js';
 
 export interface AssembleOptions {
   /** Defaults to the head. */
@@ -78,6 +79,9 @@ export function headerBuilder(
 }
 
 export class BlockAssembler {
+  /** Sealed headers as copies of the execution header (sealed-header.ts). */
+  private readonly sealedHeaders = new SealedHeaders();
+
   constructor(private readonly p: AssemblerParts) {}
 
   /**
@@ -112,7 +116,8 @@ export class BlockAssembler {
       extraData: opts.extraData ?? new Uint8Array(0),
     };
     const newHeader = headerBuilder(this.p.federation, number, common);
-    const envBlock = new Block(newHeader(env), [], [...uncles], undefined, { common });
+    const envHeader = newHeader(env);
+    const envBlock = new Block(envHeader, [], [...uncles], undefined, { common });
     const runner = await BlockRunner.start({
       store: this.p.nodes,
       common,
@@ -135,16 +140,22 @@ export class BlockAssembler {
       } else rejected.push({ tx, reason: outcome.reason });
     }
     const result = await runner.finish(rules.rewards(envBlock.header, uncles));
-    const headerData = {
-      ...env,
+    const outcome = {
       stateRoot: result.stateRoot,
       transactionsTrie: transactionsRoot(included, common),
       receiptTrie: result.receiptsRoot,
       logsBloom: result.logsBloom,
       gasUsed: result.gasUsed,
     };
+    const sealedHeaders = this.sealedHeaders;
     const build = (nonce: Uint8Array, mixHash: Uint8Array): Block =>
-      new Block(newHeader({ ...headerData, nonce, mixHash }), included, [...uncles], undefined, { common });
+      new Block(
+        sealedHeaders.sealed(envHeader, env, { ...outcome, nonce, mixHash }, newHeader),
+        included,
+        [...uncles],
+        undefined,
+        { common },
+      );
     // Built on first use: the Ethash sealer hashes it, the instant seal never looks at it.
     let template: Block | undefined;
     return {
