@@ -17,6 +17,7 @@ import type { TrieNodeStore } from '../state/trie-db.js';
 import type { SealedBlocks } from '../exec/sealed-blocks.js';
 import type { WarmState } from '../exec/warm-state.js';
 import { SealedHeaders } from './sealed-header.js';
+import { ExecutionHeaders } from './execution-header.js';
 
 export interface AssembleOptions {
   /** Defaults to the head. */
@@ -81,6 +82,8 @@ export function headerBuilder(
 export class BlockAssembler {
   /** Sealed headers as copies of the execution header (sealed-header.ts). */
   private readonly sealedHeaders = new SealedHeaders();
+  /** Execution headers as copies of the previous one (execution-header.ts). */
+  private readonly executionHeaders = new ExecutionHeaders();
 
   constructor(private readonly p: AssemblerParts) {}
 
@@ -116,7 +119,8 @@ export class BlockAssembler {
       extraData: opts.extraData ?? new Uint8Array(0),
     };
     const newHeader = headerBuilder(this.p.federation, number, common);
-    const envHeader = newHeader(env);
+    const kind = this.p.federation?.activeAt(number) === true ? 'ecip1097' : 'plain';
+    const envHeader = this.executionHeaders.header(common, kind, env, newHeader);
     const envBlock = new Block(envHeader, [], [...uncles], undefined, { common });
     const runner = await BlockRunner.start({
       store: this.p.nodes,
