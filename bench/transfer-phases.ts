@@ -16,7 +16,10 @@
  * CPUPROF=<file> writes a CPU profile of the timed transfers only (no start-up, no warm-up: the steady state,
  * for bench/profile-summary.ts); PERF=<file> samples the main thread's CPU over the timed transfers with Linux perf
  * (bench/perf-main.ts: run with NODE_OPTIONS=--perf-basic-prof; PERF_FOCUS=<fn,…> prints those functions' callees);
- * WARMUP (200) transfers before the clock (1000+ for V8's optimised code).
+ * WARMUP (200) transfers before the clock (1000+ for V8's optimised code); BURST=<k> sends the timed transfers k at a
+ * time (blocks of k). Per call it prints each phase's median and 25th percentile, and the runner's applies split into
+ * the first of its block and the others: in blocks of 20 the first apply was 3-6x the others (cold caches after the
+ * rest of a block's work, not per-block objects: round 20 of bench/results/transfer-server-time.md).
  */
 import { join } from 'node:path';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -94,6 +97,21 @@ const transfer = () =>
   )
     .sign(key)
     .serialize();
+/** BURST transfers sent at once (the dev miner seals what is pending in one block), awaited until all are mined. */
+async function sendBurst(raws: readonly Uint8Array[]): Promise<void> {
+  let left = raws.length;
+  const sealed = new Promise<void>((resolve) => {
+    const f = (s: { transactions: readonly unknown[] }) => {
+      left -= s.transactions.length;
+      if (left > 0) return;
+      engine.miner.off('sealed', f);
+      resolve();
+    };
+    engine.miner.on('sealed', f);
+  });
+  await Promise.all(raws.map((r) => engine.pool.add(r)));
+  await sealed;
+}
 async function sendMined(r: Uint8Array): Promise<number> {
   const sealed = new Promise<void>((resolve) => {
     const f = (s: { transactions: readonly unknown[] }) => {
@@ -110,16 +128,38 @@ async function sendMined(r: Uint8Array): Promise<number> {
   return performance.now() - t;
 }
 const phases = new Map<string, number>();
+/** Every timed call's wall time (ms) by phase; the runner's applies also as the first of a block and the others. */
+const perCall = new Map<string, number[]>();
+let timing = false;
+let appliesInBlock = 0;
+function noteCall(label: string, ms: number) {
+  let calls = perCall.get(label);
+  if (calls === undefined) perCall.set(label, (calls = []));
+  calls.push(ms);
+}
 function wrap(obj: any, name: string, label = name) {
   const orig = obj[name];
   obj[name] = function (...args: unknown[]) {
     const t = performance.now();
+    if (label === 'runner.start') appliesInBlock = 0;
+    const first = label === 'runner.apply' && appliesInBlock++ === 0;
     const out = orig.apply(this, args);
-    const done = () => phases.set(label, (phases.get(label) ?? 0) + performance.now() - t);
+    const done = () => {
+      const ms = performance.now() - t;
+      phases.set(label, (phases.get(label) ?? 0) + ms);
+      if (!timing) return;
+      noteCall(label, ms);
+      if (label === 'runner.apply') noteCall(first ? 'runner.apply (first of its block)' : 'runner.apply (others)', ms);
+    };
     if (out && typeof out.then === 'function') return out.finally(done);
     done();
     return out;
   };
+}
+/** The q-quantile of `values`. */
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(q * (sorted.length - 1))]!;
 }
 const P = (c: any) => c.prototype;
 wrap(BlockRunner, 'start', 'runner.start');
@@ -177,6 +217,7 @@ const W = Number(process.env.WARMUP ?? 200);
 const raws = Array.from({ length: N + W }, transfer);
 for (let i = 0; i < W; i++) await sendMined(raws[i]!);
 phases.clear();
+timing = true;
 const heap = process.env.HEAP ? await startHeapSampling(4096, process.env.HEAP_SURVIVORS === '1') : undefined;
 const profiler = process.env.CPUPROF ? new Session() : undefined;
 if (profiler !== undefined) {
@@ -189,7 +230,9 @@ const t0 = performance.now();
 const cpu0 = process.cpuUsage();
 const main0 = mainThreadCpuMs();
 const threads0 = threadCpuMs();
-for (let i = W; i < N + W; i++) await sendMined(raws[i]!);
+const BURST = Number(process.env.BURST ?? 1);
+if (BURST <= 1) for (let i = W; i < N + W; i++) await sendMined(raws[i]!);
+else for (let i = W; i < N + W; i += BURST) await sendBurst(raws.slice(i, Math.min(i + BURST, N + W)));
 const ms = (performance.now() - t0) / N;
 await perf?.stop(N, 'transfer');
 if (profiler !== undefined) {
@@ -216,6 +259,12 @@ console.log(
     .join(', ')}`,
 );
 for (const [k, v] of [...phases].sort((a, b) => b[1] - a[1])) console.log(`${(v / N).toFixed(3).padStart(7)} ms  ${k}`);
+// Per call: robust to a preempted call on a loaded machine (the totals above are not).
+console.log('per call, µs: median / 25th percentile (calls)');
+for (const [k, calls] of [...perCall].sort((a, b) => quantile(b[1], 0.5) - quantile(a[1], 0.5))) {
+  const us = (q: number) => (quantile(calls, q) * 1000).toFixed(0);
+  console.log(`${us(0.5).padStart(7)} / ${us(0.25).padStart(5)}  ${k} (${calls.length})`);
+}
 if (heap !== undefined) {
   const { totalBytes, sites } = await heap.stop(process.env.HEAP!);
   const what = process.env.HEAP_SURVIVORS === '1' ? 'outlived a scavenge' : 'allocated';

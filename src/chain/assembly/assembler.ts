@@ -16,6 +16,8 @@ import type { OpenedState } from '../state/state-view.js';
 import type { TrieNodeStore } from '../state/trie-db.js';
 import type { SealedBlocks } from '../exec/sealed-blocks.js';
 import type { WarmState } from '../exec/warm-state.js';
+import { SealedHeaders } from './sealed-header.js';
+import { ExecutionHeaders } from './execution-header.js';
 
 export interface AssembleOptions {
   /** Defaults to the head. */
@@ -78,6 +80,11 @@ export function headerBuilder(
 }
 
 export class BlockAssembler {
+  /** Sealed headers as copies of the execution header (sealed-header.ts). */
+  private readonly sealedHeaders = new SealedHeaders();
+  /** Execution headers as copies of the previous one (execution-header.ts). */
+  private readonly executionHeaders = new ExecutionHeaders();
+
   constructor(private readonly p: AssemblerParts) {}
 
   /**
@@ -112,7 +119,9 @@ export class BlockAssembler {
       extraData: opts.extraData ?? new Uint8Array(0),
     };
     const newHeader = headerBuilder(this.p.federation, number, common);
-    const envBlock = new Block(newHeader(env), [], [...uncles], undefined, { common });
+    const kind = this.p.federation?.activeAt(number) === true ? 'ecip1097' : 'plain';
+    const envHeader = this.executionHeaders.header(common, kind, env, newHeader);
+    const envBlock = new Block(envHeader, [], [...uncles], undefined, { common });
     const runner = await BlockRunner.start({
       store: this.p.nodes,
       common,
@@ -135,16 +144,22 @@ export class BlockAssembler {
       } else rejected.push({ tx, reason: outcome.reason });
     }
     const result = await runner.finish(rules.rewards(envBlock.header, uncles));
-    const headerData = {
-      ...env,
+    const outcome = {
       stateRoot: result.stateRoot,
       transactionsTrie: transactionsRoot(included, common),
       receiptTrie: result.receiptsRoot,
       logsBloom: result.logsBloom,
       gasUsed: result.gasUsed,
     };
+    const sealedHeaders = this.sealedHeaders;
     const build = (nonce: Uint8Array, mixHash: Uint8Array): Block =>
-      new Block(newHeader({ ...headerData, nonce, mixHash }), included, [...uncles], undefined, { common });
+      new Block(
+        sealedHeaders.sealed(envHeader, env, { ...outcome, nonce, mixHash }, newHeader),
+        included,
+        [...uncles],
+        undefined,
+        { common },
+      );
     // Built on first use: the Ethash sealer hashes it, the instant seal never looks at it.
     let template: Block | undefined;
     return {

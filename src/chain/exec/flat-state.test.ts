@@ -23,6 +23,7 @@ import { DEV_ACCOUNTS, getNetwork } from '../networks/index.js';
 import { type OpenedState, openReadState, openState } from '../state/state-view.js';
 import { TrieNodeStore } from '../state/trie-db.js';
 import { BlockRunner } from './block-runner.js';
+import { flatStateOver } from './flat-state.js';
 
 const rules = etcEngineRules(getNetwork('dev'));
 const common: Common = new SharedCommons(rules).commonAt(1n);
@@ -216,5 +217,38 @@ describe('FlatState', () => {
         expect(await reread.getStorage(address, key)).toEqual(await known.getStorage(address, key));
       }
     }
+  });
+  it('takes a storage cleared on its own into the root, and a clear taken back out of it', async () => {
+    const plain = openState(store, common, genesisRoot).stateManager;
+    const flat = flatStateOver(openState(store, common, genesisRoot).stateManager);
+    const both = async (step: (sm: typeof plain | typeof flat) => Promise<void>) => {
+      await step(plain);
+      await step(flat);
+    };
+    const expectSameRoot = async () =>
+      expect(bytesToHex(await flat.getStateRoot())).toBe(bytesToHex(await plain.getStateRoot()));
+    // A clear with no other change to the account (the root walks the cleared storages too).
+    await both(async (sm) => {
+      await sm.checkpoint();
+      await sm.clearStorage(new Address(writers[0]!));
+      await sm.commit();
+    });
+    await expectSameRoot();
+    // A clear taken back: the storage stays as it was; one taken back inside another stays cleared.
+    await both(async (sm) => {
+      await sm.checkpoint();
+      await sm.checkpoint();
+      await sm.clearStorage(new Address(writers[1]!));
+      await sm.revert();
+      await sm.clearStorage(new Address(reverter));
+      await sm.checkpoint();
+      await sm.clearStorage(new Address(reverter));
+      await sm.revert();
+      await sm.commit();
+    });
+    await expectSameRoot();
+    const slot = setLengthLeft(Uint8Array.of(1), 32);
+    expect(await flat.getStorage(new Address(writers[1]!), slot)).toEqual(Uint8Array.of(8));
+    expect(await flat.getStorage(new Address(reverter), slot)).toEqual(new Uint8Array(0));
   });
 });

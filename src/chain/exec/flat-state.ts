@@ -85,6 +85,11 @@ export class FlatState implements StateManagerInterface {
   private readonly dirtyAccounts = new Set<string>();
   private readonly dirtyCode = new Set<string>();
   private readonly dirtySlots = new Map<string, Set<string>>();
+  /**
+   * Addresses whose storage is `cleared`: the root walks these, not every storage held (thousands of entries on a
+   * long dev session before the warm state's bound, walked on every block's root).
+   */
+  private readonly clearedStorage = new Set<string>();
 
   /**
    * The block's flat-state changes (db/flat-changes.ts), recorded as it runs: the root they start from (undefined:
@@ -276,6 +281,7 @@ export class FlatState implements StateManagerInterface {
     this.journal.push({ kind: 'clear', storage, key, prev: storage.slots, prevCleared: storage.cleared });
     storage.slots = new Map();
     storage.cleared = true;
+    this.clearedStorage.add(key);
     this.dirtySlots.delete(key);
   }
 
@@ -322,6 +328,7 @@ export class FlatState implements StateManagerInterface {
         if (index < this.written) throw new Error('flat state: a storage clear already in the root cannot be reverted');
         entry.storage.slots = entry.prev;
         entry.storage.cleared = entry.prevCleared;
+        if (!entry.prevCleared) this.clearedStorage.delete(entry.key);
         // Slots written before the clear are dirty again.
         for (const slot of entry.prev.keys()) this.markSlot(entry.key, slot);
         return;
@@ -334,7 +341,7 @@ export class FlatState implements StateManagerInterface {
    */
   async getStateRoot(): Promise<Uint8Array> {
     const keys = new Set([...this.dirtyAccounts, ...this.dirtyCode, ...this.dirtySlots.keys()]);
-    for (const [key, storage] of this.storage) if (storage.cleared) keys.add(key);
+    for (const key of this.clearedStorage) keys.add(key);
     const backing = this.backing;
     for (const key of keys) {
       const entry = this.accounts.get(key)!;
@@ -366,6 +373,8 @@ export class FlatState implements StateManagerInterface {
     this.dirtyAccounts.clear();
     this.dirtyCode.clear();
     this.dirtySlots.clear();
+    // Every one was in `keys`, and is no longer cleared.
+    this.clearedStorage.clear();
     this.written = this.journal.length;
     return backing.getStateRoot();
   }
@@ -445,6 +454,7 @@ export class FlatState implements StateManagerInterface {
     if (unwritten || this.checkpoints.length > 0 || this.journal.length > 0) return false;
     this.accounts.clear();
     this.storage.clear();
+    this.clearedStorage.clear();
     this.code.clear();
     this.resetChanges(undefined);
     this.leafEpoch++;
