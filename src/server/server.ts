@@ -5,13 +5,12 @@
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { getRequestListener } from '@hono/node-server';
 import type { Handlers } from '../generated/handlers.js';
 import { methods as registryMethods, type MethodSpec } from '../generated/registry.js';
 import type { HandlerContext } from '../rpc/context.js';
 import type { SvcNode } from '../node/node.js';
 import type { DispatchObserver } from '../rpc/observer.js';
-import { createApp, type MetricsSource } from './app.js';
+import type { MetricsSource } from './app.js';
 import type { AuthConfig } from '../node/config.js';
 import {
   anonymousRefusal,
@@ -91,21 +90,30 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
   const mcp = node.enabledNamespaces.has('mcp')
     ? createMcpHttp({ node, maxBodySize: http.maxBodySize, rateLimiter, authenticator, log: rpcLog })
     : undefined;
-  const app = createApp({
-    rpc,
-    mcp,
-    health: new HealthChecker(node),
-    cors,
-    docsDir: options.docsDir ?? defaultDocsDir,
-    secure,
-    log: rpcLog,
-    webSocket: config.rpc.ws.enabled,
-    ...(metrics !== undefined ? { metrics } : {}),
-  });
-
-  // The JSON-RPC route always consumes (or deliberately drains) the request body itself, so the adapter's
-  // per-request cleanup listeners are pure overhead on the hot path.
-  const honoListener = getRequestListener(app.fetch, { autoCleanupIncoming: false });
+  const health = new HealthChecker(node);
+  // Hono serves what the direct path below does not (browsers, health, metrics, docs, MCP). It and its Node adapter
+  // load on the first such request: the adapter's module loads Node's fetch classes (undici) and node:http2, ~50 ms
+  // of CPU that most nodes' starts (only plain JSON-RPC calls) never needed.
+  let honoListener: Promise<(req: IncomingMessage, res: ServerResponse) => Promise<unknown>> | undefined;
+  const viaHono = () =>
+    (honoListener ??= Promise.all([import('@hono/node-server'), import('./app.js')]).then(
+      ([{ getRequestListener }, { createApp }]) => {
+        const app = createApp({
+          rpc,
+          mcp,
+          health,
+          cors,
+          docsDir: options.docsDir ?? defaultDocsDir,
+          secure,
+          log: rpcLog,
+          webSocket: config.rpc.ws.enabled,
+          ...(metrics !== undefined ? { metrics } : {}),
+        });
+        // The JSON-RPC route always consumes (or deliberately drains) the request body itself, so the adapter's
+        // per-request cleanup listeners are pure overhead on the hot path.
+        return getRequestListener(app.fetch, { autoCleanupIncoming: false });
+      },
+    ));
   // Plain JSON-RPC calls (POST / without an Origin, so there is no CORS decision to make) go straight to the
   // JSON-RPC function; everything else (browsers, health, docs) goes through the Hono app.
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -120,7 +128,14 @@ export async function startServer(node: SvcNode, options: StartServerOptions): P
       );
       return;
     }
-    void honoListener(req, res);
+    viaHono().then(
+      (hono) => hono(req, res),
+      (err: unknown) => {
+        rpcLog.error('unhandled error in HTTP route', { path: req.url, error: err });
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      },
+    );
   };
   const server: Server = secure
     ? createHttpsServer(loadTlsOptions(http.certificate!), listener)
