@@ -104,6 +104,8 @@ export class ChainDB {
    * (logs/recent-postings.ts), which must see every posting the moment it is written, whichever path writes it.
    */
   private readonly tableWrites = new Map<number, Set<(op: WriteOp) => void>>();
+  /** `tableWrites` by first key byte, for the per-operation check (a Map lookup per op showed in perf). */
+  private readonly observedTags: (Set<(op: WriteOp) => void> | undefined)[] = new Array(256).fill(undefined);
   /** Without write-behind: a sweep's delete under way; writes begun after it wait for it (see `deleteStale`). */
   private sweepWrite: Promise<void> | undefined;
   /** Off-heap views small keys and values are copied into for the native put (put-scratch.ts); owned here. */
@@ -233,11 +235,17 @@ export class ChainDB {
    */
   observeTable(tag: number, observer: (op: WriteOp) => void): () => void {
     let observers = this.tableWrites.get(tag);
-    if (observers === undefined) this.tableWrites.set(tag, (observers = new Set()));
+    if (observers === undefined) {
+      this.tableWrites.set(tag, (observers = new Set()));
+      this.observedTags[tag] = observers;
+    }
     observers.add(observer);
     return () => {
       observers.delete(observer);
-      if (observers.size === 0 && this.tableWrites.get(tag) === observers) this.tableWrites.delete(tag);
+      if (observers.size === 0 && this.tableWrites.get(tag) === observers) {
+        this.tableWrites.delete(tag);
+        this.observedTags[tag] = undefined;
+      }
     };
   }
 
@@ -247,7 +255,7 @@ export class ChainDB {
       for (const op of ops) if (op.type === 'put' && op.key[0] === Tag.state) observer(op.key, op.value);
     if (this.tableWrites.size === 0) return;
     for (const op of ops) {
-      const observers = this.tableWrites.get(op.key[0]!);
+      const observers = this.observedTags[op.key[0]!];
       if (observers !== undefined) for (const o of observers) o(op);
     }
   }
