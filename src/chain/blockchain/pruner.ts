@@ -139,7 +139,7 @@ export class StatePruner {
       await db.write(new WriteBatch().put(keys.meta('gcMode'), utf8ToBytes(retention.mode)));
     if (retention.archive) return undefined;
     const pruner = new StatePruner({ ...chain, retention }, open.pruning ?? {});
-    db.stateWrites = (id, value) => pruner.noteWrite(id, value);
+    db.stateWrites = (key, value) => pruner.noteWrite(key, value);
     // A datadir that holds only its genesis has no garbage: a first cycle there (marking the genesis state before
     // an import's first block) would only delay the import.
     const fresh = stored === undefined && chain.view.getHead().header.number === 0n;
@@ -178,8 +178,9 @@ export class StatePruner {
     this.parts.db.stateWrites = undefined;
   }
 
-  private noteWrite(id: Uint8Array, value: Uint8Array): void {
-    this.marks?.noteWritten(id);
+  /** A state put (`key` with its tag), before it is written. */
+  private noteWrite(key: Uint8Array, value: Uint8Array): void {
+    this.marks?.noteWritten(key.subarray(1));
     this.writtenBytes += value.length;
     if (this.running !== undefined || this.closing || this.opts.automatic === false) return;
     const threshold = Math.max(
