@@ -17,7 +17,7 @@
 import type { BlockHeader, HeaderData } from '@ethereumjs/block';
 import type { Common } from '@ethereumjs/common';
 import { equalsBytes } from '@ethereumjs/util';
-import { copierOf, sameHeader } from './header-run.js';
+import { ProvenCopies, type Writable } from './proven-copies.js';
 
 /** The execution header's data as the assembly makes it (assembler.ts `env`). */
 export interface ExecutionData {
@@ -31,8 +31,6 @@ export interface ExecutionData {
   readonly extraData: Uint8Array;
 }
 
-type Writable = Record<string, unknown>;
-
 /** Per Common: whether its rules let a copy stand for the library's header (see the top of this file). */
 interface Rules {
   readonly copies: boolean;
@@ -43,7 +41,7 @@ const rulesOf = new WeakMap<Common, Rules>();
 export class ExecutionHeaders {
   /** The latest header made, with the Common and the kind of header (`key`) it was made for. */
   private template: { header: BlockHeader; common: Common; key: string } | undefined;
-  private readonly classes = new Map<object, { copier: (t: BlockHeader) => Writable; proven: boolean | undefined }>();
+  private readonly copies = new ProvenCopies();
 
   /**
    * `key` names the kind of header `build` makes (with or without the ECIP-1097 field): copies are made only of a
@@ -64,23 +62,15 @@ export class ExecutionHeaders {
   }
 
   private copyOrBuild(template: BlockHeader, data: ExecutionData, build: (d: HeaderData) => BlockHeader): BlockHeader {
-    const proto = Object.getPrototypeOf(template) as object;
-    let state = this.classes.get(proto);
-    if (state === undefined) this.classes.set(proto, (state = { copier: copierOf(template), proven: undefined }));
-    if (state.proven === false) return build(data);
-    const copy = state.copier(template);
-    copy.parentHash = data.parentHash;
-    copy.difficulty = data.difficulty;
-    copy.number = data.number;
-    copy.timestamp = data.timestamp;
-    copy.cache = { hash: undefined };
-    if (Object.isFrozen(template)) Object.freeze(copy);
-    const header = copy as unknown as BlockHeader;
-    if (state.proven === true) return header;
-    const reference = build(data);
-    state.proven = sameHeader(header, reference, header.serialize());
-    return state.proven ? header : reference;
+    return this.copies.copy(template, data, withExecutionFields, () => build(data));
   }
+}
+
+function withExecutionFields(copy: Writable, data: ExecutionData): void {
+  copy.parentHash = data.parentHash;
+  copy.difficulty = data.difficulty;
+  copy.number = data.number;
+  copy.timestamp = data.timestamp;
 }
 
 /** `data` differs from `template` only where a copy may (see the top of this file). */

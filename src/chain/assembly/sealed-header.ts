@@ -13,7 +13,7 @@
  * test/chain/assembly/sealed-header.test.ts compares copies with the library's headers.
  */
 import type { BlockHeader, HeaderData } from '@ethereumjs/block';
-import { copierOf, sameHeader } from './header-run.js';
+import { ProvenCopies, type Writable } from './proven-copies.js';
 
 /** What the execution and the seal add to the execution header. */
 export interface SealFields {
@@ -26,17 +26,8 @@ export interface SealFields {
   readonly nonce: Uint8Array;
 }
 
-type Writable = Record<string, unknown>;
-
-interface ClassState {
-  readonly copier: (template: BlockHeader) => Writable;
-  /** undefined until the first copy was compared with the library's header. */
-  proven: boolean | undefined;
-}
-
 export class SealedHeaders {
-  /** Per header class (the library's, ECIP-1097's): its copier and whether its copies were proven. */
-  private readonly classes = new Map<object, ClassState>();
+  private readonly copies = new ProvenCopies();
 
   /** `build`: the library's constructor as the assembly uses it (`data` the execution header's data and `fields`). */
   sealed(
@@ -47,26 +38,18 @@ export class SealedHeaders {
   ): BlockHeader {
     const library = () => build({ ...data, ...fields });
     if (!copyable(env, fields)) return library();
-    const proto = Object.getPrototypeOf(env) as object;
-    let state = this.classes.get(proto);
-    if (state === undefined) this.classes.set(proto, (state = { copier: copierOf(env), proven: undefined }));
-    if (state.proven === false) return library();
-    const copy = state.copier(env);
-    copy.stateRoot = fields.stateRoot;
-    copy.transactionsTrie = fields.transactionsTrie;
-    copy.receiptTrie = fields.receiptTrie;
-    copy.logsBloom = fields.logsBloom;
-    copy.gasUsed = fields.gasUsed;
-    copy.mixHash = fields.mixHash;
-    copy.nonce = fields.nonce;
-    copy.cache = { hash: undefined };
-    if (Object.isFrozen(env)) Object.freeze(copy);
-    const header = copy as unknown as BlockHeader;
-    if (state.proven === true) return header;
-    const reference = library();
-    state.proven = sameHeader(header, reference, header.serialize());
-    return state.proven ? header : reference;
+    return this.copies.copy(env, fields, withSealFields, library);
   }
+}
+
+function withSealFields(copy: Writable, fields: SealFields): void {
+  copy.stateRoot = fields.stateRoot;
+  copy.transactionsTrie = fields.transactionsTrie;
+  copy.receiptTrie = fields.receiptTrie;
+  copy.logsBloom = fields.logsBloom;
+  copy.gasUsed = fields.gasUsed;
+  copy.mixHash = fields.mixHash;
+  copy.nonce = fields.nonce;
 }
 
 /** The constructor's checks on the seven fields, and rules under which it checks nothing else of them. */
