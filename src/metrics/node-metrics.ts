@@ -69,17 +69,15 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
   // Reorganisations before the registry exists: counted, then added to its counters when it is built.
   let earlyReorgs = 0;
   let earlyDropped = 0;
-  let onImported = (event: BlockImportedEvent) => blocks.imported(event.status, event.durationMs / 1000);
   let onReorg = (event: ReorgEvent) => {
     if (event.added.length === 0) return;
     earlyReorgs++;
     earlyDropped += event.dropped.length;
   };
-  let onSealed = (block: MinedBlock) => blocks.sealed(block.sealMs === undefined ? undefined : block.sealMs / 1000);
   // Test mode swaps engines (test_setChainParams): follow whichever engine is attached, re-hooking on change.
   let hooked: ChainEngine | undefined;
-  const importedHook = (event: BlockImportedEvent) => onImported(event);
-  const sealedHook = (block: MinedBlock) => onSealed(block);
+  const importedHook = (event: BlockImportedEvent) => blocks.imported(event.status, event.durationMs / 1000);
+  const sealedHook = (block: MinedBlock) => blocks.sealed(block.sealMs === undefined ? undefined : block.sealMs / 1000);
   const reorgHook = (event: ReorgEvent) => onReorg(event);
   function followEngine(): ChainEngine | undefined {
     const engine = node.engine;
@@ -252,8 +250,6 @@ export function createNodeMetrics(node: SvcNode): NodeMetrics {
 
     rpc.register(registry);
 
-    onImported = (event: BlockImportedEvent) => blocks.imported(event.status, event.durationMs / 1000);
-    onSealed = (block: MinedBlock) => blocks.sealed(block.sealMs === undefined ? undefined : block.sealMs / 1000);
     onReorg = (event: ReorgEvent) => {
       if (event.added.length === 0) return;
       reorgs.inc();
