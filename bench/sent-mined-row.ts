@@ -13,7 +13,9 @@
  *
  *   REPOS=/tmp/base,. PAIRS=3 npx tsx bench/sent-mined-row.ts
  * Knobs: REPOS (default: this checkout), PAIRS (1), N (200), RUNS (3), WARMUP (20), IDLE_MS (3000),
- * NODE_FLAGS (extra Node.js flags for every node), CEILING (1: also the ceiling row).
+ * NODE_FLAGS (extra Node.js flags for every node), CEILING (1: also the ceiling row), PEERS (peer targets run in
+ * each pair after the checkouts, e.g. `hardhat,anvil`: their process tree's CPU per transfer goes in the `all` column;
+ * the per-thread columns are svc-node's thread kinds and mean nothing there).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -21,7 +23,7 @@ import { resolve } from 'node:path';
 import { prepareFixture, RECIPIENT, type Fixture } from './compare/fixture.js';
 import { makeWorkDir, startTarget, type RunningTarget } from './compare/launcher.js';
 import { sleep } from './compare/rpc.js';
-import { svcNode, type Target } from './compare/targets.js';
+import { allTargets, svcNode, type Target } from './compare/targets.js';
 
 // A checkout, optionally with environment variables for its node: `dir` or `dir|NAME=value;NAME=value`.
 const repos = (process.env.REPOS ?? '.').split(',').map((r) => {
@@ -35,9 +37,13 @@ const WARMUP = Number(process.env.WARMUP ?? 20);
 const IDLE_MS = Number(process.env.IDLE_MS ?? 3000);
 const CEILING = (process.env.CEILING ?? '1') === '1';
 const nodeFlags = (process.env.NODE_FLAGS ?? '').split(' ').filter(Boolean);
+const peers = (process.env.PEERS ?? '').split(',').filter(Boolean);
+for (const id of peers) if (!allTargets.some((t) => t.id === id)) throw new Error(`PEERS: no target ${id}`);
+const runs = [...repos, ...peers.map((id) => `peer:${id}`)];
 const ticksMs = 10; // USER_HZ 100
 
 function targetAt(repo: string): Target {
+  if (repo.startsWith('peer:')) return allTargets.find((t) => t.id === repo.slice(5))!;
   const [dir, env] = repo.split('|') as [string, string | undefined];
   const extra = Object.fromEntries(
     (env ?? '')
@@ -59,8 +65,10 @@ interface ThreadCpu {
   readonly startTicks: number;
   readonly ms: number;
 }
+/** The process's threads, and its descendants' (a peer may run its node in a child process). */
 function threads(pid: number): ThreadCpu[] {
   const out: ThreadCpu[] = [];
+  for (const child of childrenOf(pid)) out.push(...threads(child));
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
@@ -73,6 +81,16 @@ function threads(pid: number): ThreadCpu[] {
     } catch {}
   }
   return out.sort((a, b) => a.tid - b.tid);
+}
+
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      out.push(...readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+    } catch {}
+  }
+  return out;
 }
 
 /** CPU by thread kind between two snapshots: main, platform (the 4 first threads after main), seal (busiest other). */
@@ -101,7 +119,9 @@ function byKind(pid: number, before: ThreadCpu[], after: ThreadCpu[]): Record<st
 
 /** The time the miner stood waiting for seal-check verdicts so far (ms), from the node's /metrics. */
 async function sealCheckWaitMs(url: string): Promise<number> {
-  const text = await (await fetch(new URL('/metrics', url))).text();
+  const res = await fetch(new URL('/metrics', url)).catch(() => undefined);
+  if (res === undefined || !res.ok) return 0;
+  const text = await res.text();
   const m = /^svc_seal_check_waits\{figure="seconds"\} (\S+)$/m.exec(text);
   return m ? Number(m[1]) * 1000 : 0;
 }
@@ -109,6 +129,10 @@ async function sealCheckWaitMs(url: string): Promise<number> {
 /** The main thread's time runnable but waiting for a core (ms, /proc schedstat). */
 const mainWaitMs = (pid: number) =>
   Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+
+/** The main thread's voluntary context switches so far (each is a sleep, so a later wake-up: epoll with nothing ready). */
+const mainSleeps = (pid: number) =>
+  Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/task/${pid}/status`, 'utf8'))?.[1] ?? 0);
 
 const clientCpu = () => {
   const u = process.cpuUsage();
@@ -133,6 +157,7 @@ async function row(node: RunningTarget, f: Fixture, count: number): Promise<RunF
   const sealWait0 = await sealCheckWaitMs(node.url);
   const t0 = threads(node.pid);
   const w0 = mainWaitMs(node.pid);
+  const z0 = mainSleeps(node.pid);
   const c0 = clientCpu();
   let sendMs = 0;
   let pollMs = 0;
@@ -156,6 +181,7 @@ async function row(node: RunningTarget, f: Fixture, count: number): Promise<RunF
   const c1 = clientCpu();
   const cpu = byKind(node.pid, t0, threads(node.pid));
   cpu.mainWait = mainWaitMs(node.pid) - w0;
+  cpu.mainSleeps = mainSleeps(node.pid) - z0;
   cpu.minerWaitedForChecks = (await sealCheckWaitMs(node.url)) - sealWait0;
   for (const k of Object.keys(cpu)) cpu[k]! /= count;
   if (process.env.DETAIL) {
@@ -208,9 +234,9 @@ interface NodeResult {
 }
 const results: NodeResult[] = [];
 const workDir = makeWorkDir();
-console.log(`repos: ${repos.join(', ')}; N ${N}, runs ${RUNS}, warm-up ${WARMUP}, idle ${IDLE_MS} ms`);
+console.log(`repos: ${runs.join(', ')}; N ${N}, runs ${RUNS}, warm-up ${WARMUP}, idle ${IDLE_MS} ms`);
 for (let p = 0; p < PAIRS; p++) {
-  const order = p % 2 ? [...repos].reverse() : repos;
+  const order = p % 2 ? [...runs].reverse() : runs;
   for (const repo of order) {
     const load = loadavg()[0]!;
     const node = await startTarget(targetAt(repo), workDir);
@@ -251,12 +277,12 @@ for (let p = 0; p < PAIRS; p++) {
   }
 }
 console.log('\nmedians per checkout (over pairs; each pair = the median of its runs, CPU = mean over its runs):');
-for (const repo of repos) {
+for (const repo of runs) {
   const mine = results.filter((r) => r.repo === repo);
   const cpuMean = (r: NodeResult, k: string) => r.runs.reduce((s, x) => s + x.cpu[k]!, 0) / r.runs.length;
   console.log(
     `${repo}: row ${fmt(med(mine.map((r) => r.rowTxps)), 1)} tx/s [${mine.map((r) => fmt(r.rowTxps, 1)).join(', ')}]` +
-      `; node CPU per transfer ${['main', 'seal', 'v8', 'other', 'all', 'mainWait', 'minerWaitedForChecks'].map((k) => `${k} ${fmt(med(mine.map((r) => cpuMean(r, k))))}`).join(', ')}` +
+      `; node CPU per transfer ${['main', 'seal', 'v8', 'other', 'all', 'mainWait', 'mainSleeps', 'minerWaitedForChecks'].map((k) => `${k} ${fmt(med(mine.map((r) => cpuMean(r, k))))}`).join(', ')}` +
       `; send ${fmt(med(mine.map((r) => med(r.runs.map((x) => x.sendMs)))))} ms, poll ${fmt(med(mine.map((r) => med(r.runs.map((x) => x.pollMs)))))} ms` +
       `; ceiling ${mine.map((r) => r.ceilingTxps?.toFixed(0)).join(', ')}; cold start ${mine.map((r) => r.coldStartMs.toFixed(0)).join(', ')} ms`,
   );
