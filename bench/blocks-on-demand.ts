@@ -2,9 +2,15 @@
  * The peer bench's "build 10000 blocks (1 log per 100)" workload (bench/compare/logs.ts) against one svc-node
  * process, split by phase: the qa_mineBlocks(99, false) calls, and each token transfer's send and wait until mined.
  *   npx tsx bench/blocks-on-demand.ts [--repo DIR] [--blocks 10000] [--runs 1] [--profile DIR] [--gap 99] [--by-thread]
+ *     [--warmup N]
  * `--repo` runs another checkout's `bin/svc-node.js` (A/B in one sitting); `--profile` starts the node with
  * `--cpu-prof` into DIR (read it with bench/profile-summary.ts). Prints one line per run: wall, blocks/s, the
- * phases' totals and the node process's CPU time.
+ * phases' totals and the node process's CPU time, and the main thread's wait for a core (run-queue time) per phase.
+ * Every run starts a FRESH node: its 100 transfers are all in the cold-JIT regime (the first ~800 transfers of a node
+ * cost ~2x the later ones, main thread and seal-check worker alike), while the peer report builds its chain on the
+ * node that has just run the writes section (620 transfers sent and mined, thousands sealed in bursts). `--warmup N`
+ * sends N transfers first, unmeasured (600: past the cold regime), to measure the row as the full report runs it;
+ * `--gap 0` the same transfers without the empty blocks (the transfer-after-a-transfer baseline of the same client).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -35,6 +41,8 @@ const { values } = parseArgs({
     'by-thread': { type: 'boolean', default: false },
     /** Empty blocks per transfer (99 as the peer bench; 0: the transfers alone, the one-transaction blocks' cost). */
     gap: { type: 'string', default: '99' },
+    /** Transfers sent and mined one after another before the row (not measured): a node past its cold JIT. */
+    warmup: { type: 'string', default: '0' },
   },
 });
 const blocks = Number(values.blocks);
@@ -96,18 +104,23 @@ async function run(index: number, dataDir: string): Promise<void> {
     const deploy = await sender.signDeploy(10n ** 27n);
     await sender.send(deploy.raw);
     await sender.waitAllMined(60_000, 1);
+    for (let i = 0; i < Number(values.warmup); i++) {
+      await sender.send(await sender.signTokenTransfer(deploy.address, RECIPIENT, 1n, FIRST_TRANSFER_GAS));
+      await sender.waitAllMined(60_000, 1);
+    }
     let mineMs = 0;
     let sendMs = 0;
     let waitMs = 0;
     let signMs = 0;
     const pid = child.pid!;
     // Node CPU per phase, main thread and all threads: what each phase costs whatever the machine's load.
-    const cpuOf = () => [processCpuMs(pid, pid), processCpuMs(pid)] as const;
-    const phaseCpu = { mine: [0, 0], transfer: [0, 0] };
+    // The main thread's run-queue wait (schedstat's second field, ns): how long it was runnable without a core.
+    const mainWaitMs = () => Number(readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+    const cpuOf = () => [processCpuMs(pid, pid), processCpuMs(pid), mainWaitMs()] as const;
+    const phaseCpu = { mine: [0, 0, 0], transfer: [0, 0, 0] };
     const add = (into: number[], from: readonly number[]) => {
       const now = cpuOf();
-      into[0] += now[0] - from[0];
-      into[1] += now[1] - from[1];
+      for (let i = 0; i < into.length; i++) into[i]! += now[i]! - from[i]!;
       return now;
     };
     const cpu = processCpuMs(pid);
@@ -152,8 +165,9 @@ async function run(index: number, dataDir: string): Promise<void> {
     };
     const logTimes: number[] = [];
     let logsCpu = 0;
-    // With --gap 0 the chain is too short for the 1,000-block query: no getLogs figure.
-    for (let i = 0; i < (gap > 0 ? 62 : 0); i++) {
+    // Over fewer than 1,000 blocks of the row (--gap 0, a short --blocks) the query's count would not be the row's: no
+    // getLogs figure.
+    for (let i = 0; i < (gap > 0 && calls * LOG_EVERY >= 1000 ? 62 : 0); i++) {
       if (i === 1) logsCpu = processCpuMs(pid, pid);
       const t = performance.now();
       const logs = await rpc.call<unknown[]>('eth_getLogs', [filter]);
@@ -174,8 +188,15 @@ async function run(index: number, dataDir: string): Promise<void> {
     console.log(
       `run ${index}: ${made} blocks in ${wall.toFixed(0)} ms (${Math.round((made * 1000) / wall)} blocks/s); ` +
         `mine ${per(mineMs)}, send ${per(sendMs)}, wait ${per(waitMs)}, sign ${signMs.toFixed(0)} ms; ` +
-        `getLogs(1k) ${logsMs.toFixed(2)} ms (main thread ${logsCpu.toFixed(2)} ms cpu); node cpu ${cpuMs.toFixed(0)} ms; per call main/all threads: mine ${phaseCpu.mine.map((x) => (x / calls).toFixed(2)).join('/')} ms, ` +
-        `transfer ${phaseCpu.transfer.map((x) => (x / calls).toFixed(2)).join('/')} ms; threads (ms): ${threads}`,
+        `getLogs(1k) ${logsMs.toFixed(2)} ms (main thread ${logsCpu.toFixed(2)} ms cpu); node cpu ${cpuMs.toFixed(0)} ms; per call main/all threads: mine ${phaseCpu.mine
+          .slice(0, 2)
+          .map((x) => (x / calls).toFixed(2))
+          .join('/')} ms, ` +
+        `transfer ${phaseCpu.transfer
+          .slice(0, 2)
+          .map((x) => (x / calls).toFixed(2))
+          .join('/')} ms; ` +
+        `main thread's wait for a core per call: mine ${(phaseCpu.mine[2]! / calls).toFixed(2)} ms, transfer ${(phaseCpu.transfer[2]! / calls).toFixed(2)} ms; threads (ms): ${threads}`,
     );
     if (values['by-thread']) {
       for (const [phase, map] of Object.entries(phaseThreads)) {

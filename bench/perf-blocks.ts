@@ -5,16 +5,19 @@
  * waited for a core to whatever it was in (a LevelDB batch write showed ~12 µs a block of "self time" that way,
  * while the call only queues work).
  *   npx tsx bench/perf-blocks.ts [--repo DIR] [--blocks 19800] [--freq 2000] [--focus extend] [--keep FILE]
- *     [--row] [--top N]
+ *     [--row] [--top N] [--warmup N] [--per-call 0 --transfers N] [--folded FILE]
  * `--row` runs the whole peer-bench row (one token transfer sent and mined after each call) and splits the samples
  * by phase and by tenth of the row (warm-up); `--top N` lists the main thread's N largest functions, inclusive.
+ * `--warmup N` sends N transfers first, unsampled (the peer report builds its chain on a node that has run the
+ * writes section: past its cold JIT); `--per-call 0 --transfers N` sends transfers alone, one after another (the
+ * transfer-after-a-transfer baseline of the same client).
  * Needs `perf` (kernel.perf_event_paranoid ≤ 2: a user's own processes). The node runs with `--perf-basic-prof`,
  * which names JIT code in /tmp/perf-<pid>.map (removed after). Prints µs of CPU a block: by thread kind and by
  * what the sample was in (JavaScript, garbage collection, optimising compilation, LevelDB, kernel, C library),
  * then the main thread's time in named functions (inclusive) and the direct callees of `--focus`.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +41,15 @@ const { values } = parseArgs({
      * are split by phase (the mine calls, the transfers) on CLOCK_MONOTONIC marks.
      */
     row: { type: 'boolean', default: false },
+    /** With --row: transfers sent and mined before perf starts (not sampled): the row on a node past its cold JIT. */
+    warmup: { type: 'string', default: '0' },
+    /** With --row and --per-call 0: how many transfers, one after another (the transfer-after-transfer baseline). */
+    transfers: { type: 'string', default: '100' },
+    /**
+     * With --row: every sample as a folded stack (`phase:thread#tid−pid;root;…;leaf 1`, phase mine or transfer), for
+     * comparing two runs function by function, any thread (flamegraph.pl reads it too).
+     */
+    folded: { type: 'string' },
     /** Also print the main thread's N largest functions by inclusive time. */
     top: { type: 'string' },
   },
@@ -98,6 +110,10 @@ try {
     await sender.send(deploy.raw);
     await sender.waitAllMined(60_000, 1);
     token = deploy.address;
+    for (let i = 0; i < Number(values.warmup); i++) {
+      await sender.send(await sender.signTokenTransfer(token, RECIPIENT, 1n, FIRST_TRANSFER_GAS));
+      await sender.waitAllMined(60_000, 1);
+    }
   }
   const perf = spawn(
     'perf',
@@ -122,8 +138,9 @@ try {
   );
   const perfDone = new Promise((resolve) => perf.once('exit', resolve));
   await new Promise((resolve) => setTimeout(resolve, 300));
-  for (let done = 0; done < blocks; done += perCall) {
-    await rpc.call('qa_mineBlocks', [Math.min(perCall, blocks - done), false]);
+  const calls = perCall > 0 ? Math.ceil(blocks / perCall) : Number(values.transfers);
+  for (let call = 0, done = 0; call < calls; call++, done += perCall) {
+    if (perCall > 0) await rpc.call('qa_mineBlocks', [Math.min(perCall, blocks - done), false]);
     if (!sender) continue;
     const from = monotonic();
     await sender.send(await sender.signTokenTransfer(token, RECIPIENT, 1n, FIRST_TRANSFER_GAS));
@@ -242,7 +259,17 @@ else {
   const inTransfer = (time: number) => transferSpans.some(([from, to]) => time >= from && time <= to);
   const transfers = samples.filter((s) => inTransfer(s.time));
   const mines = samples.filter((s) => !inTransfer(s.time));
-  report(`the row: mine calls (${blocks} blocks in calls of ${perCall})`, mines, blocks, 'block');
+  if (values.folded !== undefined)
+    writeFileSync(
+      values.folded,
+      samples
+        .map((s) => {
+          const where = `${inTransfer(s.time) ? 'transfer' : 'mine'}:${kindOf(s.tid)}#${s.tid - pid}`;
+          return `${where};${s.frames.map(nameOf).reverse().join(';')} 1`;
+        })
+        .join('\n'),
+    );
+  if (perCall > 0) report(`the row: mine calls (${blocks} blocks in calls of ${perCall})`, mines, blocks, 'block');
   report(`the row: ${transferSpans.length} transfers sent and mined`, transfers, transferSpans.length, 'transfer');
   // Warm-up: each tenth of the row (mine call and transfer), main thread and all threads, µs a block of the tenth.
   const tenth = Math.ceil(transferSpans.length / 10);

@@ -20,7 +20,7 @@ import { PlainTransferLedger } from '../../../src/chain/exec/plain-transfers.js'
 import { SealCheckFailedError } from '../../../src/chain/exec/seal-checker.js';
 import { dev } from '../../../src/chain/networks/index.js';
 import type { SealCheckFailedEvent } from '../../../src/chain/view/chain-events.js';
-import { addresses, counterDeployData, encodeCounterCall, mine, signedTx, tempDir } from './fixtures.js';
+import { addresses, counterDeployData, deployCounter, encodeCounterCall, mine, signedTx, tempDir } from './fixtures.js';
 
 const dirs: { remove: () => void }[] = [];
 const chains: Blockchain[] = [];
@@ -164,6 +164,34 @@ describe('the seal checker', () => {
     expect(failures[0]!.block.hash()).toEqual(bad.block.hash());
     expect(failures[0]!.differences).toContainEqual({ tx: 0, field: 'gasUsed', sealed: '21001', reference: '21000' });
     expect(chain.getHead().header.number).toBe(bad.block.header.number - 1n);
+  }, 60_000);
+
+  it("checks a contract call after each run of 99 bulk blocks (the peer bench's build row) without a read", async () => {
+    const { chain, failures, errors } = await openChecked();
+    const counter = await deployCounter(chain);
+    await chain.sealChecks!.drain();
+    const bulk = () =>
+      chain.extendHead({
+        count: 99,
+        coinbase: new Uint8Array(20).fill(0xcb),
+        seal: async (a) => a.seal(new Uint8Array(8), new Uint8Array(32)),
+      });
+    const readsBefore = chain.sealChecks!.stats.reads;
+    // As the row: storage written, a log, a block of its own after each run; each check waits for its verdict (a
+    // worker that read its way back after the run would ask this thread for the path to every account it touches).
+    for (let nonce = 1n; nonce <= 3n; nonce++) {
+      await bulk();
+      const data = encodeCounterCall('increment', [nonce]);
+      const call = signedTx(chain, { from: 0, nonce, to: counter, data, gasLimit: 200_000n });
+      const { assembled } = await mine(chain, [call]);
+      expect(assembled.receipts[0]!.logs).toHaveLength(1);
+      await chain.sealChecks!.drain();
+    }
+    expect(chain.sealChecks!.stats.reads - readsBefore).toBe(0);
+    expect(errors).toEqual([]);
+    expect(failures).toEqual([]);
+    expect(chain.sealChecks!.stats).toMatchObject({ checked: 4, failed: 0, errors: 0, pending: 0 });
+    expect(chain.getHead().header.number).toBe(1n + 3n * 100n);
   }, 60_000);
 
   it('counts the waits of block production for the checker, and their time', async () => {
