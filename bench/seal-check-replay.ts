@@ -24,6 +24,7 @@ import type {
   SealCheckJob,
   SealCheckSetup,
 } from '../src/chain/exec/seal-check-protocol.js';
+import { untilSealed } from './sealed-transactions.js';
 
 interface Recording {
   readonly setup: SealCheckSetup;
@@ -104,16 +105,7 @@ async function record(file: string): Promise<void> {
       ]) as `0x${string}`,
     );
   async function sendMined(raws: Uint8Array[]): Promise<void> {
-    let left = raws.length;
-    const sealed = new Promise<void>((resolve) => {
-      const f = (s: { transactions: readonly unknown[] }) => {
-        left -= s.transactions.length;
-        if (left > 0) return;
-        engine.miner.off('sealed', f);
-        resolve();
-      };
-      engine.miner.on('sealed', f);
-    });
+    const sealed = untilSealed(engine.miner, raws.length);
     for (const raw of raws) await engine.pool.add(raw);
     await sealed;
   }

@@ -41,6 +41,7 @@ import { DEV_ACCOUNTS } from '../src/chain/networks/index.js';
 import { tempDir } from '../test/chain/engine/fixtures.js';
 import { startHeapSampling } from './heap-sampling.js';
 import { perfMain } from './perf-main.js';
+import { untilSealed } from './sealed-transactions.js';
 import { Session } from 'node:inspector/promises';
 /** utime + stime (ms) of each thread of this process, by thread id, with its name. */
 function threadCpuMs(): Map<string, { name: string; ms: number }> {
@@ -99,16 +100,7 @@ const transfer = () =>
     .serialize();
 /** BURST transfers sent at once (the dev miner seals what is pending in one block), awaited until all are mined. */
 async function sendBurst(raws: readonly Uint8Array[]): Promise<void> {
-  let left = raws.length;
-  const sealed = new Promise<void>((resolve) => {
-    const f = (s: { transactions: readonly unknown[] }) => {
-      left -= s.transactions.length;
-      if (left > 0) return;
-      engine.miner.off('sealed', f);
-      resolve();
-    };
-    engine.miner.on('sealed', f);
-  });
+  const sealed = untilSealed(engine.miner, raws.length);
   await Promise.all(raws.map((r) => engine.pool.add(r)));
   await sealed;
 }
